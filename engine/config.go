@@ -1,0 +1,218 @@
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/citegate/citegate/engine/fsx"
+	"github.com/citegate/citegate/engine/schema"
+)
+
+// Citation modes. The reference's third mode, dry_run, is expressed here as
+// online mode with OnlineDryRun set (seed 000 allows only offline|online).
+const (
+	ModeOffline = "offline"
+	ModeOnline  = "online"
+)
+
+// LadderPolicy is run-config/policy.json's citations_ladder_policy_v1 block,
+// sanitized key by key as the reference does.
+type LadderPolicy struct {
+	DirectFetchTimeoutMS   int     `json:"direct_fetch_timeout_ms"`
+	EndpointTimeoutMS      int     `json:"endpoint_timeout_ms"`
+	MaxRedirects           int     `json:"max_redirects"`
+	MaxBodyBytes           int     `json:"max_body_bytes"`
+	DirectFetchMaxAttempts int     `json:"direct_fetch_max_attempts"`
+	BrightDataMaxAttempts  int     `json:"bright_data_max_attempts"`
+	ApifyMaxAttempts       int     `json:"apify_max_attempts"`
+	BackoffInitialMS       int     `json:"backoff_initial_ms"`
+	BackoffMultiplier      float64 `json:"backoff_multiplier"`
+	BackoffMaxMS           int     `json:"backoff_max_ms"`
+}
+
+// DefaultLadderPolicy holds seed 000's limits (5 s per hop, 5 redirects, 2 MB).
+func DefaultLadderPolicy() LadderPolicy {
+	return LadderPolicy{5000, 5000, 5, 2097152, 1, 1, 1, 100, 2, 1000}
+}
+
+// Endpoints holds the operator adapter endpoints; nil means unset.
+type Endpoints struct {
+	BrightData *string `json:"bright_data"`
+	Apify      *string `json:"apify"`
+}
+
+// EndpointSources says where each endpoint came from.
+type EndpointSources struct {
+	BrightData string `json:"bright_data"`
+	Apify      string `json:"apify"`
+}
+
+// citationConfig is everything validate resolves from the run's files.
+type citationConfig struct {
+	mode               string
+	modeSource         string
+	onlineDryRun       bool
+	onlineDryRunSource string
+	tier               string
+	tierSource         string
+	endpoints          Endpoints
+	endpointSources    EndpointSources
+	policy             LadderPolicy
+	policyPath         string
+	policySource       string
+	runConfigPath      string // "" when there is no run-config.json
+}
+
+type runConfigDoc struct {
+	Effective struct {
+		Flags struct {
+			Tier string `json:"citation_validation_tier"`
+		} `json:"flags"`
+		Citations struct {
+			Mode           string `json:"mode"`
+			ValidationTier string `json:"validation_tier"`
+			Endpoints      struct {
+				BrightData *string `json:"brightdata"`
+				Apify      *string `json:"apify"`
+			} `json:"endpoints"`
+		} `json:"citations"`
+	} `json:"effective"`
+}
+
+// resolveConfig reads policy.json and run-config.json and resolves mode, tier
+// and endpoints. Mode follows seed 000: run-config first, then the manifest's
+// sensitivity, never the process environment.
+func resolveConfig(run *Run, dryRunArg *bool) (*citationConfig, error) {
+	c := &citationConfig{policyPath: filepath.Join(run.Root, "run-config", "policy.json")}
+	c.policy, c.policySource = readPolicy(c.policyPath)
+
+	var rc runConfigDoc
+	rcPath := filepath.Join(run.Root, "run-config.json")
+	data, err := fsx.ReadLimited(rcPath, maxJSONBytes)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, readError("run-config", rcPath, "run-config missing", err)
+	default:
+		if _, err := schema.ValidateJSON(schema.RunConfig, data); err != nil {
+			return nil, schemaError("run-config", rcPath, "run-config unreadable", err)
+		}
+		if err := json.Unmarshal(data, &rc); err != nil {
+			return nil, newError(CodeInvalidJSON, "run-config unreadable", map[string]any{"path": rcPath, "reason": err.Error()})
+		}
+		c.runConfigPath = rcPath
+	}
+
+	rcMode := rc.Effective.Citations.Mode
+	switch {
+	case rcMode == ModeOffline || rcMode == ModeOnline || rcMode == "dry_run":
+		c.mode, c.modeSource = ModeOnline, "run-config.effective.citations.mode"
+		if rcMode == ModeOffline {
+			c.mode = ModeOffline
+		}
+	case strings.TrimSpace(run.Manifest.Query.Sensitivity) != "":
+		c.mode, c.modeSource = ModeOnline, "manifest.query.sensitivity"
+		if strings.TrimSpace(run.Manifest.Query.Sensitivity) == "no_web" {
+			c.mode = ModeOffline
+		}
+	default:
+		c.mode, c.modeSource = ModeOnline, "default"
+	}
+
+	if c.mode == ModeOnline {
+		switch {
+		case dryRunArg != nil:
+			c.onlineDryRun, c.onlineDryRunSource = *dryRunArg, "arg.online_dry_run"
+		case rcMode == "dry_run":
+			c.onlineDryRun, c.onlineDryRunSource = true, "run-config.effective.citations.mode"
+		default:
+			c.onlineDryRunSource = "default"
+		}
+	}
+
+	flags := run.Manifest.Query.Constraints.Flags
+	c.tier, c.tierSource = "standard", "default"
+	for _, cand := range []struct{ v, src string }{
+		{rc.Effective.Citations.ValidationTier, "run-config.effective.citations.validation_tier"},
+		{rc.Effective.Flags.Tier, "run-config.effective.flags.citation_validation_tier"},
+		{flagString(flags, "PAI_DR_CLI_CITATION_VALIDATION_TIER"), "manifest.query.constraints.deep_research_cli_flags"},
+	} {
+		if t := strings.TrimSpace(cand.v); t == "basic" || t == "standard" || t == "thorough" {
+			c.tier, c.tierSource = t, cand.src
+			break
+		}
+	}
+
+	c.endpoints.BrightData, c.endpointSources.BrightData = endpoint(flagString(flags, "PAI_DR_CLI_CITATIONS_BRIGHT_DATA_ENDPOINT"), rc.Effective.Citations.Endpoints.BrightData)
+	c.endpoints.Apify, c.endpointSources.Apify = endpoint(flagString(flags, "PAI_DR_CLI_CITATIONS_APIFY_ENDPOINT"), rc.Effective.Citations.Endpoints.Apify)
+	return c, nil
+}
+
+func flagString(flags map[string]any, key string) string {
+	s, _ := flags[key].(string)
+	return s
+}
+
+// endpoint applies the reference precedence: manifest flag, then run-config.
+func endpoint(manifest string, runConfig *string) (*string, string) {
+	if v := strings.TrimSpace(manifest); v != "" {
+		return &v, "manifest.query.constraints.deep_research_cli_flags"
+	}
+	if runConfig != nil {
+		if v := strings.TrimSpace(*runConfig); v != "" {
+			return &v, "run-config.effective.citations"
+		}
+	}
+	return nil, "unset"
+}
+
+// readPolicy reads policy.json the reference's forgiving way: a missing or
+// broken file yields the defaults and a label saying why.
+func readPolicy(path string) (LadderPolicy, string) {
+	p := DefaultLadderPolicy()
+	data, err := fsx.ReadLimited(path, maxJSONBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return p, "default_missing"
+	}
+	if err != nil {
+		return p, "default_unreadable"
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(data, &doc); err != nil {
+		var anyDoc any
+		if json.Unmarshal(data, &anyDoc) != nil {
+			return p, "default_invalid_json"
+		}
+		return p, "default_invalid_schema"
+	}
+	var sv string
+	if json.Unmarshal(doc["schema_version"], &sv) != nil || sv != "run_policy.v1" {
+		return p, "default_invalid_schema"
+	}
+	var block map[string]any
+	if raw, ok := doc["citations_ladder_policy_v1"]; ok {
+		_ = json.Unmarshal(raw, &block)
+	}
+	posInt := func(key string, dst *int) {
+		if f, ok := block[key].(float64); ok && f > 0 && f == math.Trunc(f) && f <= math.MaxInt32 {
+			*dst = int(f)
+		}
+	}
+	posInt("direct_fetch_timeout_ms", &p.DirectFetchTimeoutMS)
+	posInt("endpoint_timeout_ms", &p.EndpointTimeoutMS)
+	posInt("max_redirects", &p.MaxRedirects)
+	posInt("max_body_bytes", &p.MaxBodyBytes)
+	posInt("direct_fetch_max_attempts", &p.DirectFetchMaxAttempts)
+	posInt("bright_data_max_attempts", &p.BrightDataMaxAttempts)
+	posInt("apify_max_attempts", &p.ApifyMaxAttempts)
+	posInt("backoff_initial_ms", &p.BackoffInitialMS)
+	posInt("backoff_max_ms", &p.BackoffMaxMS)
+	if f, ok := block["backoff_multiplier"].(float64); ok && f > 0 && !math.IsInf(f, 0) {
+		p.BackoffMultiplier = f
+	}
+	return p, "policy"
+}

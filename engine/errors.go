@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"syscall"
+
+	"github.com/citegate/citegate/engine/fsx"
+	"github.com/citegate/citegate/engine/schema"
+)
+
+// Error codes of the result envelope. The first six are the reference
+// implementation's; the last two are ours and documented in the README.
+const (
+	CodeInvalidArgs      = "INVALID_ARGS"
+	CodeNotFound         = "NOT_FOUND"
+	CodeInvalidJSON      = "INVALID_JSON"
+	CodeInvalidJSONL     = "INVALID_JSONL"
+	CodeSchemaValidation = "SCHEMA_VALIDATION_FAILED"
+	CodeWriteFailed      = "WRITE_FAILED"
+	// CodeInvalidInput marks an input file that is not usable text: binary data,
+	// over the size cap, not a regular file, unreadable.
+	CodeInvalidInput = "INVALID_INPUT"
+	// CodeNotImplemented is returned instead of pretending: the live online
+	// ladder does not exist yet.
+	CodeNotImplemented = "NOT_IMPLEMENTED"
+	// CodeCancelled is returned when the context was cancelled mid-run; nothing
+	// was written.
+	CodeCancelled = "CANCELLED"
+)
+
+// Error is an expected failure, printed as the envelope
+// {"ok":false,"error":{"code","message","details"}}.
+type Error struct {
+	Code    string         `json:"code"`
+	Message string         `json:"message"`
+	Details map[string]any `json:"details"`
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+func newError(code, message string, details map[string]any) *Error {
+	if details == nil {
+		details = map[string]any{}
+	}
+	return &Error{Code: code, Message: message, Details: details}
+}
+
+// AsError converts any error into an *Error. Unexpected errors become
+// WRITE_FAILED, as in the reference's catch-all.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return newError(CodeWriteFailed, "unexpected failure", map[string]any{"message": err.Error()})
+}
+
+// readError maps a file-read failure of a named input to the envelope.
+// missingMsg is the reference's message for an absent file.
+func readError(what, path, missingMsg string, err error) *Error {
+	d := map[string]any{"path": path}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return newError(CodeNotFound, missingMsg, d)
+	case errors.Is(err, fsx.ErrTooLarge):
+		d["reason"] = "file exceeds the size cap"
+		return newError(CodeInvalidInput, what+" too large", d)
+	case errors.Is(err, fsx.ErrNotRegular):
+		d["reason"] = "not a regular file"
+		return newError(CodeInvalidInput, what+" is not a regular file", d)
+	case errors.Is(err, syscall.ELOOP):
+		d["reason"] = "symlink loop"
+		return newError(CodeInvalidInput, what+" unreadable", d)
+	case errors.Is(err, fs.ErrPermission):
+		d["reason"] = "permission denied"
+		return newError(CodeInvalidInput, what+" unreadable", d)
+	default:
+		d["reason"] = err.Error()
+		return newError(CodeInvalidInput, what+" unreadable", d)
+	}
+}
+
+// schemaError maps a schema.Validate/ValidateJSON failure. badJSONMsg is used
+// when the bytes are not JSON at all.
+func schemaError(what, path, badJSONMsg string, err error) *Error {
+	var se *schema.Error
+	if errors.As(err, &se) {
+		return newError(CodeSchemaValidation, fmt.Sprintf("%s fails %s: %s", what, se.Schema, se.Message),
+			map[string]any{"path": path, "pointer": se.Pointer, "schema": string(se.Schema)})
+	}
+	if errors.Is(err, schema.ErrInvalidJSON) {
+		return newError(CodeInvalidJSON, badJSONMsg, map[string]any{"path": path, "reason": err.Error()})
+	}
+	return newError(CodeSchemaValidation, what+" invalid", map[string]any{"path": path, "reason": err.Error()})
+}

@@ -1,0 +1,344 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/citegate/citegate/engine/fsx"
+	"github.com/citegate/citegate/engine/jsonx"
+	"github.com/citegate/citegate/engine/schema"
+	"github.com/citegate/citegate/netguard"
+	"github.com/citegate/citegate/parse"
+	"github.com/citegate/citegate/parse/icu"
+)
+
+const (
+	// maxProvenance bounds found-by items per distinct URL (seed 003).
+	maxProvenance = 20
+	// maxSourceLine bounds a provenance line so one pathological line cannot
+	// bloat found-by.json twenty times over.
+	maxSourceLine = 512
+)
+
+// ExtractArgs mirrors deep_research_citations_extract_urls.
+type ExtractArgs struct {
+	ManifestPath      string `json:"manifest_path"`
+	IncludeWave2      *bool  `json:"include_wave2,omitempty"`
+	ExtractedURLsPath string `json:"extracted_urls_path,omitempty"`
+	FoundByPath       string `json:"found_by_path,omitempty"`
+	Reason            string `json:"reason"`
+}
+
+// ExtractResult is the tool's success envelope.
+type ExtractResult struct {
+	OK                bool   `json:"ok"`
+	RunID             string `json:"run_id"`
+	ExtractedURLsPath string `json:"extracted_urls_path"`
+	FoundByPath       string `json:"found_by_path"`
+	TotalFound        int    `json:"total_found"`
+	UniqueFound       int    `json:"unique_found"`
+	InputsDigest      string `json:"inputs_digest"`
+}
+
+// FoundByItem is one provenance pointer in found-by.json. ArtifactPath is our
+// addition (the reference reconstructed it, wrongly for nested files).
+type FoundByItem struct {
+	URLOriginal   string `json:"url_original"`
+	Wave          string `json:"wave"`
+	PerspectiveID string `json:"perspective_id"`
+	SourceLine    string `json:"source_line"`
+	Ordinal       int    `json:"ordinal"`
+	ArtifactPath  string `json:"artifact_path,omitempty"`
+}
+
+// FoundByDoc is found-by.json.
+type FoundByDoc struct {
+	SchemaVersion string        `json:"schema_version"`
+	RunID         string        `json:"run_id"`
+	Items         []FoundByItem `json:"items"`
+}
+
+type extractDigest struct {
+	Schema       string   `json:"schema"`
+	RunID        string   `json:"run_id"`
+	IncludeWave2 bool     `json:"include_wave2"`
+	RunRoot      string   `json:"run_root"`
+	Wave1Dir     string   `json:"wave1_dir"`
+	Wave2Dir     string   `json:"wave2_dir"`
+	ScannedFiles []string `json:"scanned_files"`
+}
+
+// extraction is the in-memory result of the extract stage.
+type extraction struct {
+	totalFound int
+	unique     []string // distinct url_original, ICU-sorted
+	foundBy    FoundByDoc
+	digest     string
+}
+
+type waveFile struct {
+	wave string // "wave-1" or "wave-2", whatever the directory is called
+	abs  string
+}
+
+// extract scans the wave directories and collects Sources URLs (seed 003).
+func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool) (*extraction, error) {
+	paths := run.Manifest.Artifacts.Paths
+	w1, werr := run.waveDir("wave1_dir", paths.Wave1Dir, "wave-1")
+	if werr != nil {
+		return nil, werr
+	}
+	w2, werr := run.waveDir("wave2_dir", paths.Wave2Dir, "wave-2")
+	if werr != nil {
+		return nil, werr
+	}
+	var files []waveFile
+	st, err := os.Stat(w1)
+	if err != nil || !st.IsDir() {
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, readError("wave dir", w1, "wave dir missing", err)
+		}
+		return nil, newError(CodeNotFound, "wave dir missing", map[string]any{"wave_dir": orDefault(paths.Wave1Dir, "wave-1"), "path": w1})
+	}
+	if files, err = walkMarkdown(w1, "wave-1", files); err != nil {
+		return nil, readError("wave dir", w1, "wave dir missing", err)
+	}
+	if includeWave2 {
+		if st, err := os.Stat(w2); err == nil && st.IsDir() {
+			if files, err = walkMarkdown(w2, "wave-2", files); err != nil {
+				return nil, readError("wave dir", w2, "wave dir missing", err)
+			}
+		}
+	}
+	icu.SortBy(files, func(f waveFile) string { return f.abs })
+
+	perFile, err := e.scanFiles(ctx, run.Root, files)
+	if err != nil {
+		return nil, err
+	}
+
+	x := &extraction{}
+	seen := map[string]int{} // url → provenance items kept
+	var items []FoundByItem
+	for _, found := range perFile {
+		for _, it := range found {
+			x.totalFound++
+			n, ok := seen[it.URLOriginal]
+			if !ok {
+				x.unique = append(x.unique, it.URLOriginal)
+			}
+			if n < maxProvenance {
+				items = append(items, it)
+			}
+			seen[it.URLOriginal] = n + 1
+		}
+	}
+	icu.Sort(x.unique)
+	sortFoundBy(items)
+	if items == nil {
+		items = []FoundByItem{}
+	}
+	x.foundBy = FoundByDoc{SchemaVersion: "found_by.v1", RunID: run.Manifest.RunID, Items: items}
+
+	scanned := make([]string, len(files))
+	for i, f := range files {
+		scanned[i] = relPOSIX(run.Root, f.abs)
+	}
+	x.digest, err = jsonx.Digest(extractDigest{
+		Schema: "citations_extract_urls.inputs.v1", RunID: run.Manifest.RunID, IncludeWave2: includeWave2,
+		RunRoot: run.Root, Wave1Dir: orDefault(paths.Wave1Dir, "wave-1"), Wave2Dir: orDefault(paths.Wave2Dir, "wave-2"),
+		ScannedFiles: scanned,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// sortFoundBy orders provenance by (url_original, wave, perspective_id) in
+// collation order, then ordinal numerically (zero-padded digits collate
+// numerically).
+func sortFoundBy(items []FoundByItem) {
+	icu.SortBy(items,
+		func(i FoundByItem) string { return i.URLOriginal },
+		func(i FoundByItem) string { return i.Wave },
+		func(i FoundByItem) string { return i.PerspectiveID },
+		func(i FoundByItem) string { return padInt(i.Ordinal) },
+	)
+}
+
+func padInt(n int) string {
+	const width = 12
+	var b [width]byte
+	for i := width - 1; i >= 0; i-- {
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[:])
+}
+
+func orDefault(v, d string) string {
+	if v == "" {
+		return d
+	}
+	return v
+}
+
+// walkMarkdown appends the regular *.md files under dir (recursively,
+// directory entries in collation order). Symlinks are neither followed nor
+// included, so a symlink loop cannot trap the walk.
+func walkMarkdown(dir, wave string, acc []waveFile) ([]waveFile, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return acc, err
+	}
+	icu.SortBy(entries, func(d os.DirEntry) string { return d.Name() })
+	for _, d := range entries {
+		p := filepath.Join(dir, d.Name())
+		switch {
+		case d.IsDir():
+			if acc, err = walkMarkdown(p, wave, acc); err != nil {
+				return acc, err
+			}
+		case d.Type().IsRegular() && strings.HasSuffix(strings.ToLower(d.Name()), ".md"):
+			acc = append(acc, waveFile{wave: wave, abs: p})
+		}
+	}
+	return acc, nil
+}
+
+// scanFiles reads and parses the files in parallel, keeping file order.
+func (e *Engine) scanFiles(ctx context.Context, root string, files []waveFile) ([][]FoundByItem, error) {
+	out := make([][]FoundByItem, len(files))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, f := range files {
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			items, err := scanFile(root, f)
+			out[i] = items
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		if ctx.Err() != nil {
+			return nil, cancelled()
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+func scanFile(root string, f waveFile) ([]FoundByItem, error) {
+	data, err := fsx.ReadLimited(f.abs, maxWaveFileBytes)
+	if err != nil {
+		return nil, readError("wave file", f.abs, "wave file missing", err)
+	}
+	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+		return nil, newError(CodeInvalidInput, "wave file is not UTF-8 text", map[string]any{"path": f.abs})
+	}
+	base := filepath.Base(f.abs)
+	pid := strings.TrimSuffix(base, filepath.Ext(base))
+	rel := relPOSIX(root, f.abs)
+	type lineURL struct {
+		line int
+		url  string
+	}
+	seen := map[lineURL]bool{}
+	var items []FoundByItem
+	for _, l := range parse.Sources(data) {
+		u, _ := netguard.RedactURL(l.URL)
+		// Redaction can make two URLs on one line identical; keep the
+		// reference's per-line dedupe on what is actually written.
+		k := lineURL{l.Line, u}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		items = append(items, FoundByItem{
+			URLOriginal: u, Wave: f.wave, PerspectiveID: pid,
+			SourceLine: truncate(netguard.RedactText(l.SourceLine), maxSourceLine),
+			Ordinal:    len(items) + 1, ArtifactPath: rel,
+		})
+	}
+	return items, nil
+}
+
+// truncate cuts s to at most n bytes on a rune boundary, marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func cancelled() *Error {
+	return newError(CodeCancelled, "cancelled before completion; no artifacts were written", nil)
+}
+
+// Extract runs the extract tool: computes and writes extracted-urls.txt and
+// found-by.json.
+func (e *Engine) Extract(ctx context.Context, a ExtractArgs) (*ExtractResult, error) {
+	if err := requireReason(a.Reason); err != nil {
+		return nil, err
+	}
+	run, err := LoadRun(a.ManifestPath)
+	if err != nil {
+		return nil, err
+	}
+	extractedPath, aerr := requireAbs("extracted_urls_path", a.ExtractedURLsPath, false)
+	if aerr != nil {
+		return nil, aerr
+	}
+	foundByPath, aerr := requireAbs("found_by_path", a.FoundByPath, false)
+	if aerr != nil {
+		return nil, aerr
+	}
+	extractedPath = orDefault(extractedPath, run.citationsPath("extracted-urls.txt"))
+	foundByPath = orDefault(foundByPath, run.citationsPath("found-by.json"))
+	includeWave2 := a.IncludeWave2 == nil || *a.IncludeWave2
+
+	x, err := e.extract(ctx, run, includeWave2)
+	if err != nil {
+		return nil, err
+	}
+	files, err := x.files(extractedPath, foundByPath)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeAll(files); err != nil {
+		return nil, err
+	}
+	res := &ExtractResult{OK: true, RunID: run.Manifest.RunID, ExtractedURLsPath: extractedPath, FoundByPath: foundByPath,
+		TotalFound: x.totalFound, UniqueFound: len(x.unique), InputsDigest: x.digest}
+	e.auditExtract(run, a.Reason, res)
+	return res, nil
+}
+
+// files renders and schema-checks the extract artifacts.
+func (x *extraction) files(extractedPath, foundByPath string) ([]pendingWrite, error) {
+	doc, err := marshalChecked(schema.FoundBy, x.foundBy, foundByPath)
+	if err != nil {
+		return nil, err
+	}
+	return []pendingWrite{
+		{extractedPath, "cannot write output artifacts", lines(x.unique)},
+		{foundByPath, "cannot write output artifacts", doc},
+	}, nil
+}
+
+// redactReason keeps secrets an operator pasted into --reason out of the audit log.
+func redactReason(s string) string { return netguard.RedactText(s) }

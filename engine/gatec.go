@@ -1,0 +1,238 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/citegate/citegate/engine/fsx"
+	"github.com/citegate/citegate/engine/jsonx"
+	"github.com/citegate/citegate/engine/schema"
+	"github.com/citegate/citegate/parse/icu"
+)
+
+// Gate C thresholds (spec-gate-thresholds-v1).
+const (
+	minValidatedRate = 0.9
+	maxInvalidRate   = 0.1
+)
+
+// GateCArgs mirrors deep_research_gate_c_compute; Write additionally applies
+// the update to gates.json (gates_write semantics).
+type GateCArgs struct {
+	ManifestPath      string `json:"manifest_path"`
+	CitationsPath     string `json:"citations_path,omitempty"`
+	ExtractedURLsPath string `json:"extracted_urls_path,omitempty"`
+	Reason            string `json:"reason"`
+	Write             bool   `json:"write,omitempty"`
+}
+
+// GateMetrics are Gate C's three rates, rounded like JavaScript toFixed(6).
+type GateMetrics struct {
+	ValidatedURLRate     float64 `json:"validated_url_rate"`
+	InvalidURLRate       float64 `json:"invalid_url_rate"`
+	UncategorizedURLRate float64 `json:"uncategorized_url_rate"`
+}
+
+// GatePatch is the update for one gate.
+type GatePatch struct {
+	Status    string      `json:"status"`
+	CheckedAt string      `json:"checked_at"`
+	Metrics   GateMetrics `json:"metrics"`
+	Artifacts []string    `json:"artifacts"`
+	Warnings  []string    `json:"warnings"`
+	Notes     string      `json:"notes"`
+}
+
+// GateCResult is the tool's success envelope.
+type GateCResult struct {
+	OK      bool        `json:"ok"`
+	GateID  string      `json:"gate_id"`
+	Status  string      `json:"status"`
+	Metrics GateMetrics `json:"metrics"`
+	Update  struct {
+		C GatePatch `json:"C"`
+	} `json:"update"`
+	InputsDigest  string  `json:"inputs_digest"`
+	GatesPath     *string `json:"gates_path,omitempty"`
+	GatesRevision *int    `json:"gates_revision,omitempty"`
+}
+
+type statusPair struct {
+	NormalizedURL string `json:"normalized_url"`
+	Status        string `json:"status"`
+}
+
+type gateCDigest struct {
+	Schema       string       `json:"schema"`
+	ExtractedSet []string     `json:"extracted_set"`
+	CitationsSet []statusPair `json:"citations_set"`
+}
+
+// gateC computes Gate C from the extracted URL lines and the citation
+// statuses. artifacts are the two input paths relative to the run root.
+func gateC(extracted []string, records []statusPair, checkedAt string, artifacts []string) (*GateCResult, error) {
+	set := map[string]bool{}
+	var u []string
+	for _, line := range distinctSorted(extracted) {
+		n, err := normalizeOne(line, "failed to normalize extracted URL")
+		if err != nil {
+			return nil, err
+		}
+		if !set[n] {
+			set[n] = true
+			u = append(u, n)
+		}
+	}
+	icu.Sort(u)
+	if u == nil {
+		u = []string{}
+	}
+	byURL := make(map[string]string, len(records))
+	for _, r := range records {
+		if _, dup := byURL[r.NormalizedURL]; dup {
+			return nil, newError(CodeSchemaValidation, "duplicate normalized_url in citations.jsonl", map[string]any{"normalized_url": r.NormalizedURL})
+		}
+		byURL[r.NormalizedURL] = r.Status
+	}
+	var validated, invalid, uncategorized int
+	for _, n := range u {
+		switch Status(byURL[n]) {
+		case StatusValid, StatusPaywalled:
+			validated++
+		case StatusInvalid, StatusBlocked, StatusMismatch:
+			invalid++
+		default:
+			uncategorized++
+		}
+	}
+	total := len(u)
+	var m GateMetrics
+	if total > 0 {
+		m = GateMetrics{jsonx.Round6(float64(validated) / float64(total)), jsonx.Round6(float64(invalid) / float64(total)),
+			jsonx.Round6(float64(uncategorized) / float64(total))}
+	}
+	pass := total > 0 && m.ValidatedURLRate >= minValidatedRate && m.InvalidURLRate <= maxInvalidRate && m.UncategorizedURLRate == 0
+	status, warnings := "fail", []string{}
+	if pass {
+		status = "pass"
+	}
+	notes := fmt.Sprintf("Gate C %s: %d/%d validated, %d invalid, %d uncategorized.", status, validated, total, invalid, uncategorized)
+	if total == 0 {
+		warnings = []string{"NO_URLS_EXTRACTED"}
+		notes = "Gate C failed: NO_URLS_EXTRACTED"
+	}
+	sorted := append([]statusPair(nil), records...)
+	icu.SortBy(sorted, func(p statusPair) string { return p.NormalizedURL })
+	if sorted == nil {
+		sorted = []statusPair{}
+	}
+	d, err := jsonx.Digest(gateCDigest{Schema: "gate_c_compute.inputs.v1", ExtractedSet: u, CitationsSet: sorted})
+	if err != nil {
+		return nil, err
+	}
+	res := &GateCResult{OK: true, GateID: "C", Status: status, Metrics: m, InputsDigest: d}
+	res.Update.C = GatePatch{Status: status, CheckedAt: checkedAt, Metrics: m, Artifacts: artifacts, Warnings: warnings, Notes: notes}
+	return res, nil
+}
+
+// readCitations reads citations.jsonl with the reference's JSONL rules and
+// validates every record against citation.v1.
+func readCitations(path string) ([]Citation, error) {
+	data, err := fsx.ReadLimited(path, maxListBytes)
+	if err != nil {
+		return nil, readError("citations.jsonl", path, "citations.jsonl missing", err)
+	}
+	var out []Citation
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		var doc any
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.UseNumber()
+		if err := dec.Decode(&doc); err != nil || dec.More() {
+			return nil, newError(CodeInvalidJSONL, "citations.jsonl malformed", map[string]any{"path": path, "line": i + 1, "message": fmt.Sprintf("line %d is not valid JSON", i+1)})
+		}
+		if _, ok := doc.(map[string]any); !ok {
+			return nil, newError(CodeInvalidJSONL, "citations.jsonl malformed", map[string]any{"path": path, "line": i + 1, "message": fmt.Sprintf("line %d is not a JSON object", i+1)})
+		}
+		if err := schema.Validate(schema.Citation, doc); err != nil {
+			e := schemaError("citation record", path, "citations.jsonl malformed", err)
+			e.Details["line"] = i + 1
+			return nil, e
+		}
+		var c Citation
+		if err := json.Unmarshal(line, &c); err != nil {
+			return nil, newError(CodeInvalidJSONL, "citations.jsonl malformed", map[string]any{"path": path, "line": i + 1})
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func statusPairs(records []Citation) []statusPair {
+	out := make([]statusPair, len(records))
+	for i, r := range records {
+		out[i] = statusPair{strings.TrimSpace(r.NormalizedURL), strings.TrimSpace(string(r.Status))}
+	}
+	return out
+}
+
+// GateC runs the gate-c tool.
+func (e *Engine) GateC(_ context.Context, a GateCArgs) (*GateCResult, error) {
+	if err := requireReason(a.Reason); err != nil {
+		return nil, err
+	}
+	run, err := LoadRun(a.ManifestPath)
+	if err != nil {
+		return nil, err
+	}
+	citationsPath, aerr := requireAbs("citations_path", a.CitationsPath, false)
+	if aerr != nil {
+		return nil, aerr
+	}
+	extractedPath, aerr := requireAbs("extracted_urls_path", a.ExtractedURLsPath, false)
+	if aerr != nil {
+		return nil, aerr
+	}
+	citationsPath = orDefault(citationsPath, run.citationsPath("citations.jsonl"))
+	extractedPath = orDefault(extractedPath, run.citationsPath("extracted-urls.txt"))
+	data, rerr := fsx.ReadLimited(extractedPath, maxListBytes)
+	if rerr != nil {
+		return nil, readError("extracted urls", extractedPath, "required file missing", rerr)
+	}
+	records, err := readCitations(citationsPath)
+	if err != nil {
+		return nil, err
+	}
+	res, err := gateC(splitLines(data), statusPairs(records), e.nowISO(),
+		[]string{relPOSIX(run.Root, citationsPath), relPOSIX(run.Root, extractedPath)})
+	if err != nil {
+		return nil, err
+	}
+	e.auditGateC(run, a.Reason, res)
+	if a.Write {
+		path, rev, err := e.writeGate(run, "C", res.Update.C, res.InputsDigest, a.Reason)
+		if err != nil {
+			return nil, err
+		}
+		res.GatesPath, res.GatesRevision = &path, &rev
+	}
+	return res, nil
+}
+
+func (e *Engine) auditGateC(run *Run, reason string, res *GateCResult) {
+	run.audit(struct {
+		TS           string      `json:"ts"`
+		Kind         string      `json:"kind"`
+		RunID        string      `json:"run_id"`
+		Reason       string      `json:"reason"`
+		Status       string      `json:"status"`
+		Metrics      GateMetrics `json:"metrics"`
+		InputsDigest string      `json:"inputs_digest"`
+	}{res.Update.C.CheckedAt, "gate_c_compute", run.Manifest.RunID, redactReason(reason), res.Status, res.Metrics, res.InputsDigest})
+}

@@ -1,0 +1,183 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"github.com/citegate/citegate/engine/fsx"
+	"github.com/citegate/citegate/engine/jsonx"
+	"github.com/citegate/citegate/engine/schema"
+	"github.com/citegate/citegate/netguard"
+	"github.com/citegate/citegate/parse"
+	"github.com/citegate/citegate/parse/icu"
+)
+
+// NormalizeArgs mirrors deep_research_citations_normalize.
+type NormalizeArgs struct {
+	ManifestPath       string `json:"manifest_path"`
+	ExtractedURLsPath  string `json:"extracted_urls_path,omitempty"`
+	NormalizedURLsPath string `json:"normalized_urls_path,omitempty"`
+	URLMapPath         string `json:"url_map_path,omitempty"`
+	Reason             string `json:"reason"`
+}
+
+// NormalizeResult is the tool's success envelope.
+type NormalizeResult struct {
+	OK                 bool   `json:"ok"`
+	RunID              string `json:"run_id"`
+	NormalizedURLsPath string `json:"normalized_urls_path"`
+	URLMapPath         string `json:"url_map_path"`
+	UniqueNormalized   int    `json:"unique_normalized"`
+	InputsDigest       string `json:"inputs_digest"`
+}
+
+// URLMapItem maps one original URL to its normalized form and cid.
+type URLMapItem struct {
+	URLOriginal   string `json:"url_original"`
+	NormalizedURL string `json:"normalized_url"`
+	CID           string `json:"cid"`
+}
+
+// URLMapDoc is url-map.json.
+type URLMapDoc struct {
+	SchemaVersion string       `json:"schema_version"`
+	RunID         string       `json:"run_id"`
+	Items         []URLMapItem `json:"items"`
+}
+
+type normalizeDigest struct {
+	Schema        string   `json:"schema"`
+	RunID         string   `json:"run_id"`
+	ExtractedURLs []string `json:"extracted_urls"`
+}
+
+// normalization is the in-memory result of the normalize stage.
+type normalization struct {
+	normalized []string // distinct, ICU-sorted
+	urlMap     URLMapDoc
+	digest     string
+}
+
+// distinctSorted redacts, dedupes and collation-sorts URL lines. Redacting
+// here keeps secrets out even when the list came from another tool.
+func distinctSorted(in []string) []string {
+	seen := make(map[string]bool, len(in))
+	out := make([]string, 0, len(in))
+	for _, s := range in {
+		s, _ = netguard.RedactURL(s)
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	icu.Sort(out)
+	return out
+}
+
+// normalizeOne maps a parse error to the reference's envelope.
+func normalizeOne(original, message string) (string, *Error) {
+	n, err := parse.Normalize(original)
+	if err == nil {
+		return n, nil
+	}
+	var ue *parse.URLError
+	if errors.As(err, &ue) && errors.Is(err, parse.ErrNotHTTP) {
+		return "", newError(CodeSchemaValidation, orDefault(message, "only http/https URLs are allowed"),
+			map[string]any{"url_original": original, "protocol": ue.Protocol})
+	}
+	return "", newError(CodeSchemaValidation, orDefault(message, "invalid absolute URL"),
+		map[string]any{"url_original": original, "error": err.Error()})
+}
+
+// normalize computes url-map and the normalized list from extracted URLs.
+func normalize(runID string, extracted []string) (*normalization, error) {
+	originals := distinctSorted(extracted)
+	items := make([]URLMapItem, len(originals))
+	for i, o := range originals {
+		n, err := normalizeOne(o, "")
+		if err != nil {
+			return nil, err
+		}
+		items[i] = URLMapItem{URLOriginal: o, NormalizedURL: n, CID: parse.CID(n)}
+	}
+	icu.SortBy(items, func(i URLMapItem) string { return i.NormalizedURL }, func(i URLMapItem) string { return i.URLOriginal })
+	// Collation can tie distinct strings, so equal normalized URLs are not
+	// guaranteed to be adjacent: dedupe exactly, then sort.
+	normalized := make([]string, len(items))
+	for i, it := range items {
+		normalized[i] = it.NormalizedURL
+	}
+	normalized = distinctExact(normalized)
+	icu.Sort(normalized)
+	d, err := jsonx.Digest(normalizeDigest{Schema: "citations_normalize.inputs.v1", RunID: runID, ExtractedURLs: originals})
+	if err != nil {
+		return nil, err
+	}
+	return &normalization{normalized: normalized, urlMap: URLMapDoc{SchemaVersion: "url_map.v1", RunID: runID, Items: items}, digest: d}, nil
+}
+
+func distinctExact(in []string) []string {
+	seen := make(map[string]bool, len(in))
+	out := in[:0]
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Normalize runs the normalize tool.
+func (e *Engine) Normalize(_ context.Context, a NormalizeArgs) (*NormalizeResult, error) {
+	if err := requireReason(a.Reason); err != nil {
+		return nil, err
+	}
+	run, err := LoadRun(a.ManifestPath)
+	if err != nil {
+		return nil, err
+	}
+	paths := [3]string{}
+	for i, p := range []struct{ name, val, def string }{
+		{"extracted_urls_path", a.ExtractedURLsPath, "extracted-urls.txt"},
+		{"normalized_urls_path", a.NormalizedURLsPath, "normalized-urls.txt"},
+		{"url_map_path", a.URLMapPath, "url-map.json"},
+	} {
+		v, aerr := requireAbs(p.name, p.val, false)
+		if aerr != nil {
+			return nil, aerr
+		}
+		paths[i] = orDefault(v, run.citationsPath(p.def))
+	}
+	data, rerr := fsx.ReadLimited(paths[0], maxListBytes)
+	if rerr != nil {
+		return nil, readError("extracted urls", paths[0], "extracted urls missing", rerr)
+	}
+	nz, err := normalize(run.Manifest.RunID, splitLines(data))
+	if err != nil {
+		return nil, err
+	}
+	files, err := nz.files(paths[1], paths[2])
+	if err != nil {
+		return nil, err
+	}
+	if err := writeAll(files); err != nil {
+		return nil, err
+	}
+	res := &NormalizeResult{OK: true, RunID: run.Manifest.RunID, NormalizedURLsPath: paths[1], URLMapPath: paths[2],
+		UniqueNormalized: len(nz.normalized), InputsDigest: nz.digest}
+	e.auditNormalize(run, a.Reason, res)
+	return res, nil
+}
+
+// files renders and schema-checks the normalize artifacts.
+func (nz *normalization) files(normalizedPath, urlMapPath string) ([]pendingWrite, error) {
+	doc, err := marshalChecked(schema.URLMap, nz.urlMap, urlMapPath)
+	if err != nil {
+		return nil, err
+	}
+	return []pendingWrite{
+		{normalizedPath, "cannot write output artifacts", lines(nz.normalized)},
+		{urlMapPath, "cannot write output artifacts", doc},
+	}, nil
+}

@@ -1,0 +1,216 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// RunArgs configures the whole pipeline on one run directory.
+type RunArgs struct {
+	ManifestPath string `json:"manifest_path"`
+	IncludeWave2 *bool  `json:"include_wave2,omitempty"`
+	// OfflineFixturesPath defaults to <runRoot>/offline-fixtures.json when
+	// that file exists.
+	OfflineFixturesPath string `json:"offline_fixtures_path,omitempty"`
+	OnlineFixturesPath  string `json:"online_fixtures_path,omitempty"`
+	OnlineDryRun        *bool  `json:"online_dry_run,omitempty"`
+	Reason              string `json:"reason,omitempty"`
+}
+
+// RunArtifacts lists every file a run wrote (absolute paths).
+type RunArtifacts struct {
+	ExtractedURLs        string  `json:"extracted_urls"`
+	FoundBy              string  `json:"found_by"`
+	NormalizedURLs       string  `json:"normalized_urls"`
+	URLMap               string  `json:"url_map"`
+	Citations            string  `json:"citations"`
+	Gates                string  `json:"gates"`
+	Report               string  `json:"report"`
+	Audit                string  `json:"audit"`
+	OnlineFixtures       *string `json:"online_fixtures,omitempty"`
+	OnlineFixturesLatest *string `json:"online_fixtures_latest,omitempty"`
+	BlockedURLs          *string `json:"blocked_urls,omitempty"`
+	BlockedURLsQueue     *string `json:"blocked_urls_queue,omitempty"`
+}
+
+// GateCSummary is Gate C's outcome in a run summary.
+type GateCSummary struct {
+	Status   string      `json:"status"`
+	Metrics  GateMetrics `json:"metrics"`
+	Warnings []string    `json:"warnings"`
+	Notes    string      `json:"notes"`
+}
+
+// RunSummary is what `citegate run` prints on stdout.
+type RunSummary struct {
+	OK               bool              `json:"ok"`
+	RunID            string            `json:"run_id"`
+	Mode             string            `json:"mode"`
+	ModeSource       string            `json:"mode_source"`
+	OnlineDryRun     *bool             `json:"online_dry_run"`
+	ValidationTier   string            `json:"validation_tier"`
+	Artifacts        RunArtifacts      `json:"artifacts"`
+	TotalFound       int               `json:"total_found"`
+	UniqueFound      int               `json:"unique_found"`
+	UniqueNormalized int               `json:"unique_normalized"`
+	Counts           Counts            `json:"counts"`
+	GateC            GateCSummary      `json:"gate_c"`
+	InputsDigests    map[string]string `json:"inputs_digests"`
+}
+
+// Passed reports whether Gate C passed.
+func (s *RunSummary) Passed() bool { return s.GateC.Status == "pass" }
+
+// Run executes extract → normalize → validate → Gate C → render. Everything is
+// computed and schema-checked in memory first and written only at the end, so
+// a failure or cancellation leaves the previous artifacts untouched. Events, if
+// non-nil, receives the stream and is closed when Run returns.
+func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunSummary, error) {
+	if events != nil {
+		defer close(events)
+	}
+	reason := orDefault(a.Reason, "citegate run")
+	run, err := LoadRun(a.ManifestPath)
+	if err != nil {
+		return nil, err
+	}
+	offline := a.OfflineFixturesPath
+	if offline == "" {
+		def := filepath.Join(run.Root, "offline-fixtures.json")
+		if _, err := os.Stat(def); err == nil {
+			offline = def
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, readError("offline fixtures", def, "offline_fixtures_path missing", err)
+		}
+	}
+	in, err := resolveValidateInputs(run, ValidateArgs{ManifestPath: run.ManifestPath, OfflineFixturesPath: offline,
+		OnlineFixturesPath: a.OnlineFixturesPath, OnlineDryRun: a.OnlineDryRun})
+	if err != nil {
+		return nil, err
+	}
+	em := &emitter{ch: events}
+	stage := func(name string) error { return em.emit(ctx, Event{Kind: EventStage, Stage: name}) }
+
+	if err := stage("extract"); err != nil {
+		return nil, err
+	}
+	x, err := e.extract(ctx, run, a.IncludeWave2 == nil || *a.IncludeWave2)
+	if err != nil {
+		return nil, err
+	}
+	if err := stage("normalize"); err != nil {
+		return nil, err
+	}
+	nz, err := normalize(run.Manifest.RunID, x.unique)
+	if err != nil {
+		return nil, err
+	}
+	if err := stage("validate"); err != nil {
+		return nil, err
+	}
+	v, err := e.validate(ctx, run, in.cfg, nz.urlMap.Items, in.offline, in.online, x.foundBy.Items, em)
+	if err != nil {
+		return nil, err
+	}
+	if err := stage("gate-c"); err != nil {
+		return nil, err
+	}
+	art := RunArtifacts{
+		ExtractedURLs: run.citationsPath("extracted-urls.txt"), FoundBy: run.citationsPath("found-by.json"),
+		NormalizedURLs: run.citationsPath("normalized-urls.txt"), URLMap: run.citationsPath("url-map.json"),
+		Citations: in.citationsPath, Gates: run.gatesPath(), Report: run.citationsPath("validated-citations.md"),
+		Audit: run.auditPath(),
+	}
+	g, err := gateC(x.unique, statusPairs(v.records), e.nowISO(),
+		[]string{relPOSIX(run.Root, art.Citations), relPOSIX(run.Root, art.ExtractedURLs)})
+	if err != nil {
+		return nil, err
+	}
+	if err := stage("render"); err != nil {
+		return nil, err
+	}
+	md, renderDigest, err := render(run.Manifest.RunID, v.records)
+	if err != nil {
+		return nil, err
+	}
+
+	// Render and check every artifact before the first byte is written.
+	writes, err := x.files(art.ExtractedURLs, art.FoundBy)
+	if err != nil {
+		return nil, err
+	}
+	nzFiles, err := nz.files(art.NormalizedURLs, art.URLMap)
+	if err != nil {
+		return nil, err
+	}
+	citations, err := encodeCitations(v.records, art.Citations)
+	if err != nil {
+		return nil, err
+	}
+	gatesDoc, err := e.loadGates(run, art.Gates)
+	if err != nil {
+		return nil, err
+	}
+	prevRev := gatesDoc.Revision
+	gates, err := e.applyGate(gatesDoc, "C", g.Update.C, g.InputsDigest, art.Gates)
+	if err != nil {
+		return nil, err
+	}
+	var online *onlineFiles
+	if in.cfg.mode == ModeOnline {
+		if online, err = e.renderOnlineArtifacts(run, in, v); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, cancelled()
+	}
+	writes = append(append(writes, nzFiles...),
+		pendingWrite{art.Citations, "cannot write citations.jsonl", citations},
+		pendingWrite{art.Report, "cannot write validated-citations.md", md},
+		pendingWrite{art.Gates, "cannot write gates.json", gates})
+	if err := writeAll(writes); err != nil {
+		return nil, err
+	}
+
+	vres := &ValidateResult{OK: true, RunID: run.Manifest.RunID, CitationsPath: art.Citations, Mode: in.cfg.mode,
+		Validated: len(v.records), InputsDigest: v.digest}
+	if online != nil {
+		if err := online.write(); err != nil {
+			return nil, err
+		}
+		online.fill(vres)
+		art.OnlineFixtures, art.OnlineFixturesLatest = vres.OnlineFixturesPath, vres.OnlineFixturesLatestPath
+		art.BlockedURLs, art.BlockedURLsQueue = vres.BlockedURLsPath, vres.BlockedURLsQueuePath
+	}
+
+	sum := &RunSummary{
+		OK: true, RunID: run.Manifest.RunID, Mode: in.cfg.mode, ModeSource: in.cfg.modeSource, ValidationTier: in.cfg.tier,
+		Artifacts: art, TotalFound: x.totalFound, UniqueFound: len(x.unique), UniqueNormalized: len(nz.normalized),
+		Counts: countStatuses(v.records),
+		GateC:  GateCSummary{Status: g.Status, Metrics: g.Metrics, Warnings: g.Update.C.Warnings, Notes: g.Update.C.Notes},
+		InputsDigests: map[string]string{"extract": x.digest, "normalize": nz.digest, "validate": v.digest,
+			"gate_c": g.InputsDigest, "render": renderDigest},
+	}
+	if in.cfg.mode == ModeOnline {
+		sum.OnlineDryRun = &in.cfg.onlineDryRun
+	}
+	e.auditRun(run, reason, sum, vres, g, prevRev, gatesDoc.Revision, len(v.records), renderDigest)
+	return sum, nil
+}
+
+// auditRun writes the same audit lines the individual tools would.
+func (e *Engine) auditRun(run *Run, reason string, sum *RunSummary, vres *ValidateResult, g *GateCResult, prevRev, newRev, rendered int, renderDigest string) {
+	a := sum.Artifacts
+	e.auditExtract(run, reason, &ExtractResult{RunID: sum.RunID, ExtractedURLsPath: a.ExtractedURLs, FoundByPath: a.FoundBy,
+		TotalFound: sum.TotalFound, UniqueFound: sum.UniqueFound, InputsDigest: sum.InputsDigests["extract"]})
+	e.auditNormalize(run, reason, &NormalizeResult{RunID: sum.RunID, NormalizedURLsPath: a.NormalizedURLs, URLMapPath: a.URLMap,
+		UniqueNormalized: sum.UniqueNormalized, InputsDigest: sum.InputsDigests["normalize"]})
+	e.auditValidate(run, reason, vres)
+	e.auditGateC(run, reason, g)
+	auditGates(filepath.Dir(a.Gates), e.nowISO(), sum.RunID, reason, prevRev, newRev, g.InputsDigest, "C")
+	e.auditRender(run, reason, &RenderResult{OutputMDPath: a.Report, Rendered: rendered, InputsDigest: renderDigest})
+}

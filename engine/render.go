@@ -1,0 +1,130 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/citegate/citegate/engine/jsonx"
+	"github.com/citegate/citegate/netguard"
+	"github.com/citegate/citegate/parse/icu"
+)
+
+// RenderArgs mirrors deep_research_citations_render_md.
+type RenderArgs struct {
+	ManifestPath  string `json:"manifest_path"`
+	CitationsPath string `json:"citations_path,omitempty"`
+	OutputMDPath  string `json:"output_md_path,omitempty"`
+	Reason        string `json:"reason"`
+}
+
+// RenderResult is the tool's success envelope.
+type RenderResult struct {
+	OK           bool   `json:"ok"`
+	OutputMDPath string `json:"output_md_path"`
+	Rendered     int    `json:"rendered"`
+	InputsDigest string `json:"inputs_digest"`
+}
+
+type renderRecord struct {
+	NormalizedURL string `json:"normalized_url"`
+	CID           string `json:"cid"`
+	URL           string `json:"url"`
+	Status        string `json:"status"`
+	Title         string `json:"title"`
+	Publisher     string `json:"publisher"`
+}
+
+type renderDigest struct {
+	Schema  string         `json:"schema"`
+	RunID   string         `json:"run_id"`
+	Records []renderRecord `json:"records"`
+}
+
+// synthesisLine tells the reader of the report what synthesis may do with a
+// citation (seed 001: paywalled is cited with caution).
+func synthesisLine(s Status) string {
+	switch s {
+	case StatusValid:
+		return "may cite"
+	case StatusPaywalled:
+		return "may cite with **caution** (paywalled: content behind an access barrier, claims could not be fully checked)"
+	default:
+		return fmt.Sprintf("must NOT cite (%s)", s)
+	}
+}
+
+// render builds validated-citations.md: the reference layout, plus a
+// caution marker for paywalled sources and a may/must-not-cite line.
+func render(runID string, records []Citation) ([]byte, string, error) {
+	rs := make([]renderRecord, len(records))
+	for i, r := range records {
+		url, _ := netguard.RedactURL(strings.TrimSpace(r.URL))
+		rs[i] = renderRecord{strings.TrimSpace(r.NormalizedURL), strings.TrimSpace(r.CID), url, strings.TrimSpace(string(r.Status)),
+			netguard.RedactText(strings.TrimSpace(r.Title)), netguard.RedactText(strings.TrimSpace(r.Publisher))}
+	}
+	icu.SortBy(rs, func(r renderRecord) string { return r.NormalizedURL }, func(r renderRecord) string { return r.CID })
+	var c Counts
+	for _, r := range rs {
+		c.Add(Status(r.Status))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Validated Citations\n\nRun ID: %s\nRendered: %d\n", runID, len(rs))
+	fmt.Fprintf(&b, "Synthesis may cite: %d (valid %d, paywalled %d with caution)\n", c.Valid+c.Paywalled, c.Valid, c.Paywalled)
+	fmt.Fprintf(&b, "Synthesis must not cite: %d (invalid %d, blocked %d, mismatch %d)\n\n", c.Invalid+c.Blocked+c.Mismatch, c.Invalid, c.Blocked, c.Mismatch)
+	for _, r := range rs {
+		status := orDefault(r.Status, "(missing-status)")
+		if Status(r.Status) == StatusPaywalled {
+			status += " — **caution**"
+		}
+		fmt.Fprintf(&b, "## %s\n- URL: %s\n- Status: %s\n", orDefault(r.CID, "(missing-cid)"), orDefault(r.URL, "(missing-url)"), status)
+		fmt.Fprintf(&b, "- Synthesis: %s\n", synthesisLine(Status(r.Status)))
+		if r.Title != "" {
+			fmt.Fprintf(&b, "- Title: %s\n", r.Title)
+		}
+		if r.Publisher != "" {
+			fmt.Fprintf(&b, "- Publisher: %s\n", r.Publisher)
+		}
+		b.WriteString("\n")
+	}
+	if rs == nil {
+		rs = []renderRecord{}
+	}
+	d, err := jsonx.Digest(renderDigest{Schema: "citations_render_md.inputs.v1", RunID: runID, Records: rs})
+	return []byte(b.String()), d, err
+}
+
+// Render runs the render tool.
+func (e *Engine) Render(_ context.Context, a RenderArgs) (*RenderResult, error) {
+	if err := requireReason(a.Reason); err != nil {
+		return nil, err
+	}
+	run, err := LoadRun(a.ManifestPath)
+	if err != nil {
+		return nil, err
+	}
+	citationsPath, aerr := requireAbs("citations_path", a.CitationsPath, false)
+	if aerr != nil {
+		return nil, aerr
+	}
+	outPath, aerr := requireAbs("output_md_path", a.OutputMDPath, false)
+	if aerr != nil {
+		return nil, aerr
+	}
+	citationsPath = orDefault(citationsPath, run.citationsPath("citations.jsonl"))
+	outPath = orDefault(outPath, run.citationsPath("validated-citations.md"))
+	records, err := readCitations(citationsPath)
+	if err != nil {
+		return nil, err
+	}
+	md, digest, err := render(run.Manifest.RunID, records)
+	if err != nil {
+		return nil, err
+	}
+	if werr := writeArtifact(outPath, md, "cannot write validated-citations.md"); werr != nil {
+		return nil, werr
+	}
+	res := &RenderResult{OK: true, OutputMDPath: outPath, Rendered: len(records), InputsDigest: digest}
+	e.auditRender(run, a.Reason, res)
+	return res, nil
+}

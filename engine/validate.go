@@ -1,0 +1,506 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/citegate/citegate/engine/fsx"
+	"github.com/citegate/citegate/engine/jsonx"
+	"github.com/citegate/citegate/engine/schema"
+	"github.com/citegate/citegate/netguard"
+	"github.com/citegate/citegate/parse"
+	"github.com/citegate/citegate/parse/icu"
+)
+
+// dryRunNotes is the reference's exact dry-run trail.
+const dryRunNotes = "online ladder blocked: direct_fetch=skipped(dry-run); bright_data=skipped(dry-run); apify=skipped(dry-run)"
+
+// ValidateArgs mirrors deep_research_citations_validate.
+type ValidateArgs struct {
+	ManifestPath        string `json:"manifest_path"`
+	URLMapPath          string `json:"url_map_path,omitempty"`
+	CitationsPath       string `json:"citations_path,omitempty"`
+	OfflineFixturesPath string `json:"offline_fixtures_path,omitempty"`
+	OnlineFixturesPath  string `json:"online_fixtures_path,omitempty"`
+	OnlineDryRun        *bool  `json:"online_dry_run,omitempty"`
+	Reason              string `json:"reason"`
+}
+
+// ValidateResult is the tool's success envelope (the reference's fields plus
+// validation_tier and counts).
+type ValidateResult struct {
+	OK                       bool            `json:"ok"`
+	RunID                    string          `json:"run_id"`
+	CitationsPath            string          `json:"citations_path"`
+	Mode                     string          `json:"mode"`
+	ModeSource               string          `json:"mode_source"`
+	OnlineDryRun             *bool           `json:"online_dry_run"`
+	OnlineDryRunSource       *string         `json:"online_dry_run_source"`
+	ValidationTier           string          `json:"validation_tier"`
+	ValidationTierSource     string          `json:"validation_tier_source"`
+	EffectiveEndpoints       Endpoints       `json:"effective_endpoints"`
+	EndpointSources          EndpointSources `json:"endpoint_sources"`
+	RunPolicySource          string          `json:"run_policy_source"`
+	LadderPolicy             LadderPolicy    `json:"citations_ladder_policy_v1"`
+	Validated                int             `json:"validated"`
+	Counts                   Counts          `json:"counts"`
+	InputsDigest             string          `json:"inputs_digest"`
+	OnlineFixturesPath       *string         `json:"online_fixtures_path"`
+	OnlineFixturesLatestPath *string         `json:"online_fixtures_latest_path"`
+	OnlineFixturesCount      int             `json:"online_fixtures_count"`
+	BlockedURLsPath          *string         `json:"blocked_urls_path"`
+	BlockedURLsQueuePath     *string         `json:"blocked_urls_queue_path"`
+	BlockedURLsCount         int             `json:"blocked_urls_count"`
+}
+
+// workItem is one distinct normalized URL: its representative url-map item
+// (the first by url_original) and every original that maps to it.
+type workItem struct {
+	rep       URLMapItem
+	originals []string
+}
+
+// decision is how one URL was settled, before redaction and provenance.
+type decision struct {
+	status     Status
+	notes      string
+	url        string
+	rung       string
+	httpStatus *int
+	title      string
+	publisher  string
+	snippet    string
+}
+
+// validation is the in-memory result of the validate stage.
+type validation struct {
+	records []Citation
+	digest  string
+}
+
+type validateDigest struct {
+	Schema              string       `json:"schema"`
+	RunID               string       `json:"run_id"`
+	Mode                string       `json:"mode"`
+	ModeSource          string       `json:"mode_source"`
+	EndpointSources     any          `json:"endpoint_sources"`
+	BrightDataEndpoint  *string      `json:"bright_data_endpoint"`
+	ApifyEndpoint       *string      `json:"apify_endpoint"`
+	URLMap              []URLMapItem `json:"url_map"`
+	FixtureDigest       *string      `json:"fixture_digest"`
+	OnlineFixtureDigest *string      `json:"online_fixture_digest"`
+	OnlineDryRun        *bool        `json:"online_dry_run"`
+	RunPolicySource     string       `json:"run_policy_source"`
+	LadderPolicy        LadderPolicy `json:"citations_ladder_policy_v1"`
+}
+
+// workList redacts the url-map (a map written by another tool may still hold
+// secrets), picks one representative per normalized_url and sorts.
+func workList(items []URLMapItem) ([]workItem, error) {
+	clean := make([]URLMapItem, len(items))
+	for i, it := range items {
+		it.URLOriginal, _ = netguard.RedactURL(it.URLOriginal)
+		if r, _ := netguard.RedactURL(it.NormalizedURL); r != it.NormalizedURL {
+			n, err := normalizeOne(r, "url-map normalized_url is not a valid URL")
+			if err != nil {
+				return nil, err
+			}
+			it.NormalizedURL, it.CID = n, parse.CID(n)
+		}
+		clean[i] = it
+	}
+	icu.SortBy(clean, func(i URLMapItem) string { return i.NormalizedURL }, func(i URLMapItem) string { return i.URLOriginal })
+	var work []workItem
+	index := map[string]int{}
+	for _, it := range clean {
+		if i, ok := index[it.NormalizedURL]; ok {
+			work[i].originals = append(work[i].originals, it.URLOriginal)
+			continue
+		}
+		index[it.NormalizedURL] = len(work)
+		work = append(work, workItem{rep: it, originals: []string{it.URLOriginal}})
+	}
+	for i := range work {
+		icu.Sort(work[i].originals)
+	}
+	return work, nil
+}
+
+// provenance groups found-by items per url_original, each list ordered by
+// wave, perspective and file.
+func provenance(items []FoundByItem) map[string][]FoundByEntry {
+	out := map[string][]FoundByItem{}
+	for _, it := range items {
+		out[it.URLOriginal] = append(out[it.URLOriginal], it)
+	}
+	res := make(map[string][]FoundByEntry, len(out))
+	for url, list := range out {
+		entries := make([]FoundByEntry, len(list))
+		for i, it := range list {
+			wave := 1
+			if it.Wave == "wave-2" {
+				wave = 2
+			}
+			pid := orDefault(it.PerspectiveID, "unknown")
+			entries[i] = FoundByEntry{
+				Wave: wave, PerspectiveID: pid, AgentType: "unknown",
+				ArtifactPath: orDefault(it.ArtifactPath, fmt.Sprintf("wave-%d/%s.md", wave, pid)),
+				SourceLine:   netguard.RedactText(it.SourceLine),
+			}
+		}
+		icu.SortBy(entries,
+			func(e FoundByEntry) string { return padInt(e.Wave) },
+			func(e FoundByEntry) string { return e.PerspectiveID },
+			func(e FoundByEntry) string { return e.ArtifactPath })
+		res[url] = entries
+	}
+	return res
+}
+
+// decide settles one URL without network: offline fixtures, or in online mode
+// the preflight, online fixture replay and dry-run. ok=false means the URL
+// needs the live ladder.
+func (e *Engine) decide(cfg *citationConfig, w workItem, offline, online *fixtureSet) (decision, bool) {
+	fromFixture := func(fx *fixtureEntry, rung, defaultURL, notesPrefix string) decision {
+		st := Status(fx.Status)
+		if !st.Known() {
+			st = StatusInvalid
+		}
+		notes := fx.Notes
+		if notes == "" {
+			notes = notesPrefix + string(st)
+			if rung == "offline-fixture" && st == StatusValid {
+				notes = "ok"
+			}
+		}
+		return decision{status: st, notes: notes, url: orDefault(fx.URL, defaultURL), rung: rung,
+			httpStatus: fx.HTTPStatus, title: fx.Title, publisher: fx.Publisher, snippet: fx.EvidenceSnippet}
+	}
+	if cfg.mode == ModeOffline {
+		fx := offline.lookup(w.rep)
+		if fx == nil {
+			return decision{status: StatusInvalid, notes: "offline fixture not found for normalized_url", url: w.rep.NormalizedURL, rung: "offline-fixture"}, true
+		}
+		return fromFixture(fx, "offline-fixture", w.rep.NormalizedURL, "offline fixture status="), true
+	}
+	target, err := e.Guard.Preflight(w.rep.NormalizedURL)
+	if err != nil {
+		return decision{status: StatusInvalid, notes: "online ladder: " + netguard.Reason(err), url: w.rep.NormalizedURL, rung: "preflight"}, true
+	}
+	if fx := online.lookup(w.rep); fx != nil {
+		d := fromFixture(fx, "online-fixture", target.URL, "online fixture status=")
+		if !strings.Contains(d.notes, "online ladder:") {
+			d.notes += "; online ladder: fixture"
+		}
+		return d, true
+	}
+	if cfg.onlineDryRun {
+		return decision{status: StatusBlocked, notes: dryRunNotes, url: target.URL, rung: "dry-run"}, true
+	}
+	return decision{}, false
+}
+
+// validate decides every URL and builds the citation records, emitting one
+// queued and one finished event per URL.
+func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, urlMap []URLMapItem,
+	offline, online *fixtureSet, foundBy []FoundByItem, em *emitter) (*validation, error) {
+	work, err := workList(urlMap)
+	if err != nil {
+		return nil, err
+	}
+	decisions := make([]decision, len(work))
+	var live []string
+	for i, w := range work {
+		d, ok := e.decide(cfg, w, offline, online)
+		if !ok {
+			live = append(live, w.rep.NormalizedURL)
+		}
+		decisions[i] = d
+	}
+	if len(live) > 0 {
+		return nil, newError(CodeNotImplemented,
+			"live online validation (the direct → Bright Data → Apify ladder) is not implemented yet; use --online-dry-run, --online-fixtures-path, or offline mode",
+			map[string]any{"urls_needing_live_fetch": len(live), "first_url": live[0]})
+	}
+
+	for i, w := range work {
+		if err := em.emit(ctx, Event{Kind: EventQueued, Index: i, Total: len(work), URL: w.rep.NormalizedURL, CID: w.rep.CID}); err != nil {
+			return nil, err
+		}
+	}
+	prov := provenance(foundBy)
+	checkedAt := orDefault(strings.TrimSpace(run.Manifest.UpdatedAt), e.nowISO())
+	records := make([]Citation, len(work))
+	for i, w := range work {
+		records[i] = buildRecord(w, decisions[i], prov, checkedAt)
+		if err := em.emit(ctx, Event{Kind: EventFinished, Index: i, Total: len(work), URL: w.rep.NormalizedURL,
+			CID: w.rep.CID, Rung: decisions[i].rung, Citation: &records[i]}); err != nil {
+			return nil, err
+		}
+	}
+
+	dg := validateDigest{
+		Schema: "citations_validate.inputs.v1", RunID: run.Manifest.RunID, Mode: cfg.mode, ModeSource: cfg.modeSource,
+		EndpointSources: struct {
+			BrightData string `json:"brightData"`
+			Apify      string `json:"apify"`
+		}{cfg.endpointSources.BrightData, cfg.endpointSources.Apify},
+		BrightDataEndpoint: cfg.endpoints.BrightData, ApifyEndpoint: cfg.endpoints.Apify,
+		RunPolicySource: cfg.policySource, LadderPolicy: cfg.policy,
+	}
+	for _, w := range work {
+		dg.URLMap = append(dg.URLMap, w.rep)
+	}
+	if dg.URLMap == nil {
+		dg.URLMap = []URLMapItem{}
+	}
+	if cfg.mode == ModeOffline {
+		dg.FixtureDigest = &offline.digest
+	} else {
+		od := emptyFixtureDigest()
+		if online != nil {
+			od = online.digest
+		}
+		dg.OnlineFixtureDigest = &od
+		dg.OnlineDryRun = &cfg.onlineDryRun
+	}
+	digest, err := jsonx.Digest(dg)
+	if err != nil {
+		return nil, err
+	}
+	return &validation{records: records, digest: digest}, nil
+}
+
+func emptyFixtureDigest() string {
+	f, err := newFixtureSet("", nil)
+	if err != nil {
+		return ""
+	}
+	return f.digest
+}
+
+// buildRecord turns a decision into a redacted citation.v1 record.
+func buildRecord(w workItem, d decision, prov map[string][]FoundByEntry, checkedAt string) Citation {
+	original, origCreds := netguard.RedactURL(w.rep.URLOriginal)
+	url, urlCreds := netguard.RedactURL(d.url)
+	rec := Citation{
+		SchemaVersion: "citation.v1", NormalizedURL: w.rep.NormalizedURL, CID: w.rep.CID,
+		URL: url, URLOriginal: original, Status: d.status, CheckedAt: checkedAt,
+		FoundBy: []FoundByEntry{}, Notes: netguard.RedactText(d.notes), HTTPStatus: d.httpStatus,
+		Title: netguard.RedactText(d.title), Publisher: netguard.RedactText(d.publisher),
+		EvidenceSnippet: netguard.RedactText(d.snippet),
+	}
+	for _, o := range w.originals {
+		rec.FoundBy = append(rec.FoundBy, prov[o]...)
+	}
+	if origCreds || urlCreds {
+		rec.Status = StatusInvalid
+		if rec.Notes != "" {
+			rec.Notes += "; "
+		}
+		rec.Notes += "userinfo redacted; marked invalid per redaction policy"
+	}
+	return rec
+}
+
+// encodeCitations validates each record against citation.v1 and returns the
+// JSONL bytes.
+func encodeCitations(records []Citation, path string) ([]byte, error) {
+	var buf []byte
+	for i := range records {
+		line, err := jsonx.Marshal(&records[i])
+		if err != nil {
+			return nil, err
+		}
+		var doc any
+		if err := json.Unmarshal(line, &doc); err != nil {
+			return nil, err
+		}
+		if err := schema.Validate(schema.Citation, doc); err != nil {
+			e := schemaError("citation record", path, "citation record not JSON", err)
+			e.Details["normalized_url"] = records[i].NormalizedURL
+			return nil, e
+		}
+		buf = append(buf, line...)
+		buf = append(buf, '\n')
+	}
+	return buf, nil
+}
+
+// loadURLMap reads url-map.json and checks it belongs to this run.
+func loadURLMap(run *Run, path string) ([]URLMapItem, error) {
+	data, err := fsx.ReadLimited(path, maxJSONBytes)
+	if err != nil {
+		return nil, readError("url-map", path, "required file missing", err)
+	}
+	if _, err := schema.ValidateJSON(schema.URLMap, data); err != nil {
+		return nil, schemaError("url-map", path, "url-map unreadable JSON", err)
+	}
+	var doc URLMapDoc
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, newError(CodeInvalidJSON, "url-map unreadable JSON", map[string]any{"path": path})
+	}
+	if doc.RunID != run.Manifest.RunID {
+		return nil, newError(CodeSchemaValidation, "url-map run_id mismatch", map[string]any{"expected": run.Manifest.RunID, "got": doc.RunID})
+	}
+	return doc.Items, nil
+}
+
+// loadFoundBy reads the provenance file; a run without one has no provenance.
+func loadFoundBy(run *Run) ([]FoundByItem, error) {
+	path := run.citationsPath("found-by.json")
+	data, err := fsx.ReadLimited(path, maxJSONBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, readError("found-by.json", path, "found-by.json missing", err)
+	}
+	if _, err := schema.ValidateJSON(schema.FoundBy, data); err != nil {
+		return nil, schemaError("found-by.json", path, "found-by.json unreadable JSON", err)
+	}
+	var doc FoundByDoc
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, newError(CodeInvalidJSON, "found-by.json unreadable JSON", map[string]any{"path": path})
+	}
+	return doc.Items, nil
+}
+
+// validateInputs resolves config, paths and fixtures for the validate tool.
+type validateInputs struct {
+	cfg           *citationConfig
+	citationsPath string
+	urlMapPath    string
+	offline       *fixtureSet
+	online        *fixtureSet
+}
+
+func resolveValidateInputs(run *Run, a ValidateArgs) (*validateInputs, error) {
+	cfg, err := resolveConfig(run, a.OnlineDryRun)
+	if err != nil {
+		return nil, err
+	}
+	in := &validateInputs{cfg: cfg}
+	var offlinePath, onlinePath string
+	for _, p := range []struct {
+		name, val, def string
+		dst            *string
+	}{
+		{"url_map_path", a.URLMapPath, run.citationsPath("url-map.json"), &in.urlMapPath},
+		{"citations_path", a.CitationsPath, run.citationsPath("citations.jsonl"), &in.citationsPath},
+		{"offline_fixtures_path", a.OfflineFixturesPath, "", &offlinePath},
+		{"online_fixtures_path", a.OnlineFixturesPath, "", &onlinePath},
+	} {
+		v, aerr := requireAbs(p.name, p.val, false)
+		if aerr != nil {
+			return nil, aerr
+		}
+		*p.dst = orDefault(v, p.def)
+	}
+	if cfg.mode == ModeOffline {
+		if offlinePath == "" {
+			return nil, newError(CodeInvalidArgs, "offline_fixtures_path required in OFFLINE mode",
+				map[string]any{"mode": cfg.mode, "mode_source": cfg.modeSource})
+		}
+		if in.offline, err = loadFixtures(offlinePath, "offline"); err != nil {
+			return nil, err
+		}
+	} else if onlinePath != "" {
+		if in.online, err = loadFixtures(onlinePath, "online"); err != nil {
+			return nil, err
+		}
+	}
+	return in, nil
+}
+
+// Validate runs the validate tool. Events, if non-nil, receives the per-URL
+// stream and is closed when Validate returns.
+func (e *Engine) Validate(ctx context.Context, a ValidateArgs, events chan<- Event) (*ValidateResult, error) {
+	if events != nil {
+		defer close(events)
+	}
+	if err := requireReason(a.Reason); err != nil {
+		return nil, err
+	}
+	run, err := LoadRun(a.ManifestPath)
+	if err != nil {
+		return nil, err
+	}
+	in, err := resolveValidateInputs(run, a)
+	if err != nil {
+		return nil, err
+	}
+	urlMap, err := loadURLMap(run, in.urlMapPath)
+	if err != nil {
+		return nil, err
+	}
+	foundBy, err := loadFoundBy(run)
+	if err != nil {
+		return nil, err
+	}
+	em := &emitter{ch: events}
+	if err := em.emit(ctx, Event{Kind: EventStage, Stage: "validate"}); err != nil {
+		return nil, err
+	}
+	v, err := e.validate(ctx, run, in.cfg, urlMap, in.offline, in.online, foundBy, em)
+	if err != nil {
+		return nil, err
+	}
+	res, err := e.writeValidation(run, in, v)
+	if err != nil {
+		return nil, err
+	}
+	e.auditValidate(run, a.Reason, res)
+	return res, nil
+}
+
+// writeValidation writes citations.jsonl and, in online mode, the side
+// artifacts, and assembles the result envelope.
+func (e *Engine) writeValidation(run *Run, in *validateInputs, v *validation) (*ValidateResult, error) {
+	data, err := encodeCitations(v.records, in.citationsPath)
+	if err != nil {
+		return nil, err
+	}
+	if werr := writeArtifact(in.citationsPath, data, "cannot write citations.jsonl"); werr != nil {
+		return nil, werr
+	}
+	cfg := in.cfg
+	res := &ValidateResult{
+		OK: true, RunID: run.Manifest.RunID, CitationsPath: in.citationsPath, Mode: cfg.mode, ModeSource: cfg.modeSource,
+		ValidationTier: cfg.tier, ValidationTierSource: cfg.tierSource,
+		EffectiveEndpoints: cfg.endpoints, EndpointSources: cfg.endpointSources,
+		RunPolicySource: cfg.policySource, LadderPolicy: cfg.policy,
+		Validated: len(v.records), Counts: countStatuses(v.records), InputsDigest: v.digest,
+	}
+	if cfg.mode == ModeOnline {
+		res.OnlineDryRun, res.OnlineDryRunSource = &cfg.onlineDryRun, &cfg.onlineDryRunSource
+		if err := e.writeOnlineArtifacts(run, in, v, res); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (e *Engine) auditValidate(run *Run, reason string, res *ValidateResult) {
+	run.audit(struct {
+		TS                       string  `json:"ts"`
+		Kind                     string  `json:"kind"`
+		RunID                    string  `json:"run_id"`
+		Reason                   string  `json:"reason"`
+		Mode                     string  `json:"mode"`
+		CitationsPath            string  `json:"citations_path"`
+		Validated                int     `json:"validated"`
+		InputsDigest             string  `json:"inputs_digest"`
+		OnlineFixturesPath       *string `json:"online_fixtures_path"`
+		OnlineFixturesLatestPath *string `json:"online_fixtures_latest_path"`
+		BlockedURLsPath          *string `json:"blocked_urls_path"`
+		BlockedURLsQueuePath     *string `json:"blocked_urls_queue_path"`
+		BlockedURLs              int     `json:"blocked_urls"`
+	}{e.nowISO(), "citations_validate", res.RunID, redactReason(reason), res.Mode, res.CitationsPath, res.Validated,
+		res.InputsDigest, res.OnlineFixturesPath, res.OnlineFixturesLatestPath, res.BlockedURLsPath,
+		res.BlockedURLsQueuePath, res.BlockedURLsCount})
+}

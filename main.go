@@ -1,0 +1,50 @@
+// Command citegate stops phantom citations before an AI research report is
+// written: it extracts the URLs a deep-research run cites, validates them, and
+// computes Gate C. See README.md.
+package main
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"golang.org/x/term"
+
+	"github.com/citegate/citegate/engine"
+	"github.com/citegate/citegate/ui"
+)
+
+//go:embed all:testdata/demo
+var demoFiles embed.FS
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], ui.Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
+		ErrIsTTY: term.IsTerminal(int(os.Stderr.Fd()))})
+	stop()
+	os.Exit(code)
+}
+
+// run parses the command line, builds the dependencies and executes.
+func run(ctx context.Context, args []string, s ui.Streams) int {
+	cmd, err := ui.Parse(args)
+	if err != nil {
+		fmt.Fprintf(s.Err, "citegate: %v\n\n", err)
+		if ue, ok := err.(*ui.UsageError); ok && ue.Command != "" {
+			fmt.Fprint(s.Err, ui.CommandUsage(ue.Command))
+		} else {
+			fmt.Fprint(s.Err, ui.Usage())
+		}
+		return ui.ExitUsage
+	}
+	demo, err := fs.Sub(demoFiles, "testdata/demo")
+	if err != nil {
+		fmt.Fprintf(s.Err, "citegate: embedded demo missing: %v\n", err)
+		return ui.ExitFailure
+	}
+	return ui.Execute(ctx, ui.Deps{Engine: engine.New(), Demo: demo}, cmd, s)
+}

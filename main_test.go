@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/citegate/citegate/ui"
+)
+
+// invoke runs the CLI in-process and returns exit code, stdout and stderr.
+func invoke(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, ui.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+	return code, out.String(), errb.String()
+}
+
+func TestDemoPassesGateCWithAllFiveStatuses(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo")
+	code, out, errOut := invoke(t, "demo", "--dir", dir, "--headless")
+	if code != ui.ExitOK {
+		t.Fatalf("demo exit = %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+	var sum struct {
+		OK     bool
+		Mode   string
+		Counts map[string]int
+		GateC  struct {
+			Status  string
+			Metrics map[string]float64
+		} `json:"gate_c"`
+		Artifacts map[string]string
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("summary is not JSON: %v\n%s", err, out)
+	}
+	if !sum.OK || sum.Mode != "offline" || sum.GateC.Status != "pass" {
+		t.Fatalf("summary = %+v", sum)
+	}
+	for _, s := range []string{"valid", "paywalled", "blocked", "mismatch", "invalid"} {
+		if sum.Counts[s] == 0 {
+			t.Errorf("demo has no %s citation: %v", s, sum.Counts)
+		}
+	}
+	if !strings.Contains(errOut, "demo run copied to "+dir) {
+		t.Errorf("stderr does not name the demo dir:\n%s", errOut)
+	}
+	for _, p := range sum.Artifacts {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("artifact %s: %v", p, err)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"no command", nil},
+		{"unknown command", []string{"frobnicate"}},
+		{"unknown flag", []string{"extract", "--bogus"}},
+		{"bad args-json", []string{"extract", "--args-json", "{not json"}},
+		{"unknown args-json key", []string{"extract", "--args-json", `{"manifest_path":"/x","nope":1}`}},
+		{"stray argument", []string{"normalize", "extra"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := invoke(t, tt.args...)
+			if code != ui.ExitUsage {
+				t.Fatalf("exit = %d, want %d (stderr %s)", code, ui.ExitUsage, errOut)
+			}
+			if out != "" {
+				t.Errorf("usage error printed on stdout: %q", out)
+			}
+			if !strings.Contains(errOut, "usage:") {
+				t.Errorf("stderr lacks usage text: %q", errOut)
+			}
+		})
+	}
+}
+
+func TestHelpDocumentsFlagsAndExitCodes(t *testing.T) {
+	for _, c := range []string{"extract", "normalize", "validate", "gate-c", "render", "run", "demo"} {
+		code, out, _ := invoke(t, c, "--help")
+		if code != ui.ExitOK {
+			t.Fatalf("%s --help exit = %d", c, code)
+		}
+		if !strings.Contains(out, "exit codes:") || !strings.Contains(out, "-") {
+			t.Errorf("%s --help lacks flags or exit codes:\n%s", c, out)
+		}
+	}
+	code, out, _ := invoke(t, "--help")
+	if code != ui.ExitOK || !strings.Contains(out, "gate-c") {
+		t.Errorf("top-level help: exit %d\n%s", code, out)
+	}
+}
+
+func TestToolErrorEnvelope(t *testing.T) {
+	code, out, _ := invoke(t, "extract", "--manifest-path", "relative/manifest.json", "--reason", "r")
+	if code != ui.ExitFailure {
+		t.Fatalf("exit = %d, want %d", code, ui.ExitFailure)
+	}
+	var env struct {
+		OK    bool
+		Error struct {
+			Code    string
+			Message string
+			Details map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &env); err != nil {
+		t.Fatalf("not an envelope: %v\n%s", err, out)
+	}
+	if env.OK || env.Error.Code != "INVALID_ARGS" || env.Error.Details == nil {
+		t.Fatalf("envelope = %+v", env)
+	}
+}
+
+// TestToolChainMatchesRun checks that calling the five tools one after another
+// (with --args-json, as an agent would) gives the same artifacts as `run`.
+func TestToolChainMatchesRun(t *testing.T) {
+	a := filepath.Join(t.TempDir(), "a")
+	b := filepath.Join(t.TempDir(), "b")
+	for _, d := range []string{a, b} {
+		if code, out, errOut := invoke(t, "demo", "--dir", d); code != ui.ExitOK {
+			t.Fatalf("demo: %d\n%s\n%s", code, out, errOut)
+		}
+	}
+	// Re-run b tool by tool, over the artifacts demo wrote.
+	m := filepath.Join(b, "manifest.json")
+	steps := [][]string{
+		{"extract", "--args-json", `{"manifest_path":"` + m + `","reason":"chain"}`},
+		{"normalize", "--manifest-path", m, "--reason", "chain"},
+		{"validate", "--manifest-path", m, "--reason", "chain", "--offline-fixtures-path", filepath.Join(b, "offline-fixtures.json")},
+		{"gate-c", "--manifest-path", m, "--reason", "chain", "--write"},
+		{"render", "--manifest-path", m, "--reason", "chain"},
+	}
+	for _, s := range steps {
+		if code, out, errOut := invoke(t, s...); code != ui.ExitOK {
+			t.Fatalf("%v: exit %d\n%s\n%s", s, code, out, errOut)
+		}
+	}
+	for _, f := range []string{"extracted-urls.txt", "found-by.json", "normalized-urls.txt", "url-map.json", "citations.jsonl", "validated-citations.md"} {
+		da, err := os.ReadFile(filepath.Join(a, "citations", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := os.ReadFile(filepath.Join(b, "citations", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Paths embedded in artifacts differ only by the run directory.
+		if !bytes.Equal(bytes.ReplaceAll(da, []byte(a), []byte("ROOT")), bytes.ReplaceAll(db, []byte(b), []byte("ROOT"))) {
+			t.Errorf("%s differs between run and the tool chain", f)
+		}
+	}
+}

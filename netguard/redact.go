@@ -1,0 +1,685 @@
+package netguard
+
+import (
+	"iter"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Placeholders. They are fixed strings, never derived from the secret, so
+// nothing about the secret (not even its length) survives, and they are
+// chosen so that redacting them again changes nothing.
+const (
+	// redactedUserinfo keeps a marker where userinfo was, so a later stage
+	// that only sees the stored text still knows the URL carried credentials.
+	redactedUserinfo = "REDACTED@"
+	// redactedValue is "[REDACTED]" percent-encoded, so the URL stays
+	// parseable and the placeholder cannot be mistaken for a real value.
+	redactedValue = "%5BREDACTED%5D"
+	// redactedPath replaces secret path segments and path parameters.
+	redactedPath = "REDACTED"
+	// maxNesting bounds how deep values holding URLs or query strings are
+	// examined (?next=https://x/?return=/y?token=...). Past it any value
+	// that could still hide a key=value pair or userinfo is redacted whole.
+	maxNesting = 3
+)
+
+// seedWords is the spec's rule (seed 000, "Redaction policy"): a key whose
+// lower-cased text contains any of these is sensitive. It is deliberately a
+// substring rule, so "author", "keyword", "monkey" and "sessionid" are
+// redacted too; the spec accepts that over-redaction.
+var seedWords = []string{"token", "key", "auth", "session", "password"}
+
+// secretWords are matched against a key's word parts (ssrf.md §4.2), so that
+// "sig" catches X-Sig and connect.sid catches sid without "design" or
+// "signup" being hit. "state" and "hash" are left out: they appear in too
+// many ordinary URLs and carry no credential on their own.
+var secretWords = map[string]bool{
+	"secret": true, "secrets": true, "sig": true, "signature": true,
+	"credential": true, "credentials": true, "creds": true,
+	"passwd": true, "pwd": true, "pass": true, "passphrase": true,
+	"otp": true, "ticket": true, "sid": true, "phpsessid": true, "jsessionid": true,
+	"csrf": true, "xsrf": true, "hmac": true, "jwt": true, "bearer": true,
+	"saml": true, "magic": true, "cookie": true,
+}
+
+// longestSecretWord bounds the stack buffer SensitiveKey lower-cases word
+// parts into; a longer part cannot be in secretWords.
+const longestSecretWord = 16
+
+// secretKeys must equal the whole (lower-cased) key. "code" lives here and
+// not in secretWords: the OAuth authorization code is always the key "code"
+// (or a *_code key of a grant flow listed here), while zip_code, country_code,
+// error_code and status_code are ordinary data that a word-part rule would
+// destroy. The others are single words that camelCase splitting would
+// otherwise break apart (GoogleAccessId) or not split at all (samlresponse).
+var secretKeys = []string{
+	"code", "code_verifier", "device_code",
+	"googleaccessid", "samlresponse", "samlrequest",
+}
+
+// SensitiveKey reports whether the value of a query, fragment or path
+// parameter key must be redacted. key is the decoded key (form decoding:
+// "+" is a space, %XX a byte). It is true when the key, ignoring case,
+// contains token, key, auth, session or password (the spec's rule), equals
+// one of a few exact secret keys such as code, or has a word part (split on
+// any non-alphanumeric character and at camelCase boundaries) naming a
+// secret: secret, sig, signature, credential, passwd, pwd, pass, otp, ticket,
+// sid, csrf, xsrf, hmac, jwt, bearer, saml, and similar.
+func SensitiveKey(key string) bool {
+	lower := strings.ToLower(key)
+	for _, w := range seedWords {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	if slices.Contains(secretKeys, lower) {
+		return true
+	}
+	var buf [longestSecretWord]byte
+	for part := range wordParts(key) {
+		if len(part) > len(buf) {
+			continue
+		}
+		for i := 0; i < len(part); i++ {
+			c := part[i]
+			if isUpper(c) {
+				c += 'a' - 'A'
+			}
+			buf[i] = c
+		}
+		if secretWords[string(buf[:len(part)])] {
+			return true
+		}
+	}
+	return false
+}
+
+// wordParts yields the words of key, split at non-alphanumeric ASCII
+// characters and at camelCase boundaries ("accessToken" → access, Token;
+// "SAMLResponse" → SAML, Response).
+func wordParts(key string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := -1
+		for i := 0; i < len(key); i++ {
+			c := key[i]
+			if !isAlnum(c) && c < utf8.RuneSelf {
+				if start >= 0 && !yield(key[start:i]) {
+					return
+				}
+				start = -1
+				continue
+			}
+			if start >= 0 && isUpper(c) {
+				prev := key[i-1]
+				nextLower := i+1 < len(key) && isLower(key[i+1])
+				if isLower(prev) || isDigit(prev) || (isUpper(prev) && nextLower) {
+					if !yield(key[start:i]) {
+						return
+					}
+					start = i
+				}
+			}
+			if start < 0 {
+				start = i
+			}
+		}
+		if start >= 0 {
+			yield(key[start:])
+		}
+	}
+}
+
+// RedactURL returns raw with every secret removed, and whether it carried
+// userinfo. It works on any string, parseable or not, and keeps everything
+// that is not a secret byte for byte, in order:
+//
+//   - userinfo becomes "REDACTED@" (and hadUserinfo is true, also for input
+//     that was already redacted);
+//   - in the query, and in a fragment made of key=value pairs, the value of
+//     every sensitive piece becomes "%5BREDACTED%5D": pieces whose key is
+//     sensitive (SensitiveKey), whose value looks like a known credential
+//     format (JWT, GitHub, AWS, Slack, Stripe/OpenAI, Google, GitLab tokens,
+//     PEM blocks), or whose value is itself a URL or query string that holds
+//     a secret;
+//   - webhook URLs (Slack, Discord, Telegram bot, Office 365, IFTTT) lose the
+//     path segments that are the secret, and sensitive path parameters such
+//     as ;jsessionid= lose their values.
+//
+// Pieces are split on "&", and within a piece on ";", which some servers
+// also treat as a separator; once a sensitive part is found, the rest of the
+// piece is redacted. A string without "@", "?", "#" or ";" whose host is not
+// a webhook host is returned as is without allocating.
+func RedactURL(raw string) (redacted string, hadUserinfo bool) {
+	if !hasSecretSyntax(raw) {
+		if _, auth, _, ok := splitAuthority(raw); !ok || pathRule(hostOf(auth)) == nil {
+			return raw, false
+		}
+	}
+	return redactURL(raw, 0)
+}
+
+// secretSyntax marks the bytes that can introduce a secret anywhere but in
+// a webhook path: userinfo, query, fragment and path parameters.
+var secretSyntax = [256]bool{'@': true, '?': true, '#': true, ';': true}
+
+// hasSecretSyntax is strings.IndexAny(s, "@?#;") >= 0 as one table lookup
+// per byte, because RedactURL runs on every URL of a run.
+func hasSecretSyntax(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if secretSyntax[s[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+func redactURL(s string, depth int) (string, bool) {
+	prefix, auth, rest, hasAuth := splitAuthority(s)
+	var b strings.Builder
+	b.Grow(len(s) + len(redactedValue))
+	b.WriteString(prefix)
+	had := false
+	if hasAuth {
+		// The last "@" ends the userinfo, as in both Go and WHATWG, so a
+		// password containing "@" is removed whole.
+		if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+			had = true
+			b.WriteString(redactedUserinfo)
+			auth = auth[at+1:]
+		}
+		b.WriteString(auth)
+	}
+
+	path, fragment, hasFragment := strings.Cut(rest, "#")
+	path, query, hasQuery := strings.Cut(path, "?")
+	if rule := pathRule(hostOf(auth)); rule != nil {
+		path = rule(path)
+	}
+	b.WriteString(redactPathParams(path))
+	if hasQuery {
+		b.WriteByte('?')
+		writePairs(&b, query, depth)
+	}
+	if hasFragment {
+		b.WriteByte('#')
+		switch {
+		case strings.Contains(fragment, "="):
+			// OAuth implicit flow: #access_token=...&token_type=...
+			writePairs(&b, fragment, depth)
+		case shapeSecret(formDecode(fragment)):
+			b.WriteString(redactedValue)
+		default:
+			b.WriteString(fragment)
+		}
+	}
+	return b.String(), had
+}
+
+// splitAuthority finds the authority of s textually. For the special schemes
+// it follows WHATWG, which skips any run of "/" and "\" after "http:" (so
+// "http:u:p@host" carries userinfo too); other schemes need "//". The
+// authority ends at the first "/", "?" or "#". A backslash does not end it,
+// unlike in WHATWG: that only makes more of a hostile URL count as userinfo.
+func splitAuthority(s string) (prefix, authority, rest string, ok bool) {
+	start := -1
+	if scheme, after, isURL := splitScheme(s); isURL {
+		n := len(s) - len(after)
+		slashes := len(after) - len(strings.TrimLeft(after, `/\`))
+		switch {
+		case isSpecialScheme(scheme):
+			start = n + slashes
+		case strings.HasPrefix(after, "//"):
+			start = n + 2
+		default:
+			return s[:n], "", after, false
+		}
+	} else if strings.HasPrefix(s, "//") {
+		start = 2
+	} else {
+		return "", "", s, false
+	}
+	end := len(s)
+	if i := strings.IndexAny(s[start:], "/?#"); i >= 0 {
+		end = start + i
+	}
+	return s[:start], s[start:end], s[end:], true
+}
+
+// specialSchemes are the WHATWG special schemes that have an authority
+// ("file" has no userinfo to redact).
+var specialSchemes = []string{"http", "https", "ws", "wss", "ftp"}
+
+func isSpecialScheme(scheme string) bool {
+	return slices.ContainsFunc(specialSchemes, func(sp string) bool { return strings.EqualFold(scheme, sp) })
+}
+
+// hostOf returns the host of an authority as written, without userinfo,
+// port or trailing dot; "" for IPv6 literals, which no webhook uses.
+func hostOf(auth string) string {
+	auth = auth[strings.LastIndexByte(auth, '@')+1:]
+	if strings.HasPrefix(auth, "[") {
+		return ""
+	}
+	host, _, _ := strings.Cut(auth, ":")
+	return strings.TrimSuffix(host, ".")
+}
+
+// pathRule returns the redaction for hosts whose URLs carry the secret in
+// the path: whoever holds a webhook URL can post as its owner.
+func pathRule(host string) func(string) string {
+	// Every webhook host is under one of these registered domains; checking
+	// that first keeps the common case to a single comparison.
+	site := host
+	if i := strings.LastIndexByte(host, '.'); i > 0 {
+		if j := strings.LastIndexByte(host[:i], '.'); j >= 0 {
+			site = host[j+1:]
+		}
+	}
+	if !slices.ContainsFunc(webhookSites, func(w string) bool { return len(w) == len(site) && strings.EqualFold(site, w) }) {
+		return nil
+	}
+	is := func(names ...string) bool {
+		return slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(host, n) })
+	}
+	under := func(domain string) bool {
+		return is(domain) || (len(host) > len(domain) && host[len(host)-len(domain)-1] == '.' &&
+			strings.EqualFold(host[len(host)-len(domain):], domain))
+	}
+	switch {
+	case is("hooks.slack.com", "hooks.slack-gov.com"):
+		return func(p string) string {
+			return redactAfterPrefix(p, "/services/", "/workflows/", "/triggers/")
+		}
+	case under("discord.com"), under("discordapp.com"):
+		// /api/[v10/]webhooks/<id>/<token>: the id is public, the token is not.
+		return func(p string) string { return redactSegment(p, "/webhooks/", 1) }
+	case is("api.telegram.org"):
+		return redactTelegram
+	case is("outlook.office.com", "outlook.office365.com"), under("webhook.office.com"):
+		return func(p string) string { return redactAfterPrefix(p, "/webhook/", "/webhookb2/") }
+	case is("maker.ifttt.com"):
+		return func(p string) string {
+			if strings.HasPrefix(p, "/use/") {
+				return redactSegment(p, "/use/", 0)
+			}
+			return redactSegment(p, "/key/", 0)
+		}
+	}
+	return nil
+}
+
+// webhookSites are the registered domains of every host pathRule knows.
+var webhookSites = []string{
+	"slack.com", "slack-gov.com", "discord.com", "discordapp.com",
+	"telegram.org", "office.com", "office365.com", "ifttt.com",
+}
+
+// redactAfterPrefix replaces everything after the first matching prefix.
+func redactAfterPrefix(path string, prefixes ...string) string {
+	for _, pre := range prefixes {
+		if len(path) > len(pre) && strings.EqualFold(path[:len(pre)], pre) {
+			return path[:len(pre)] + redactedPath
+		}
+	}
+	return path
+}
+
+// redactSegment replaces the path segment that comes skip segments after
+// marker.
+func redactSegment(path, marker string, skip int) string {
+	i := indexFold(path, marker)
+	if i < 0 {
+		return path
+	}
+	start := i + len(marker)
+	for ; skip > 0; skip-- {
+		j := strings.IndexByte(path[start:], '/')
+		if j < 0 {
+			return path
+		}
+		start += j + 1
+	}
+	end := len(path)
+	if j := strings.IndexByte(path[start:], '/'); j >= 0 {
+		end = start + j
+	}
+	if start == end {
+		return path
+	}
+	return path[:start] + redactedPath + path[end:]
+}
+
+// redactTelegram handles /bot<token>/method and /file/bot<token>/path.
+func redactTelegram(path string) string {
+	start := 1
+	if len(path) > 6 && strings.EqualFold(path[:6], "/file/") {
+		start = 6
+	}
+	seg := path[min(start, len(path)):]
+	if len(seg) <= 3 || !strings.EqualFold(seg[:3], "bot") {
+		return path
+	}
+	end := len(path)
+	if j := strings.IndexByte(seg, '/'); j >= 0 {
+		end = start + j
+	}
+	if start+3 == end {
+		return path
+	}
+	return path[:start+3] + redactedPath + path[end:]
+}
+
+// redactPathParams redacts the values of sensitive ";key=value" path
+// parameters (Java's ;jsessionid=) and path parameters shaped like tokens.
+func redactPathParams(path string) string {
+	if !strings.Contains(path, ";") {
+		return path
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(path, ';')
+		if i < 0 {
+			b.WriteString(path)
+			return b.String()
+		}
+		b.WriteString(path[:i+1])
+		path = path[i+1:]
+		end := strings.IndexAny(path, ";/")
+		if end < 0 {
+			end = len(path)
+		}
+		param := path[:end]
+		k, v, hasValue := strings.Cut(param, "=")
+		switch {
+		case hasValue && v != "" && (SensitiveKey(formDecode(k)) || shapeSecret(formDecode(v))):
+			b.WriteString(k + "=" + redactedPath)
+		case !hasValue && shapeSecret(formDecode(param)):
+			b.WriteString(redactedPath)
+		default:
+			b.WriteString(param)
+		}
+		path = path[end:]
+	}
+}
+
+// writePairs writes a query (or key=value fragment) with sensitive values
+// redacted, piece by piece, leaving every other byte as it was. Re-encoding
+// the whole query would change bytes the redaction has no business touching.
+func writePairs(b *strings.Builder, q string, depth int) {
+	// CloudFront signs Policy together with Key-Pair-Id; alone, "policy"
+	// is an ordinary word, so it is only secret in that company.
+	cloudFront := indexFold(q, "key-pair-id") >= 0
+	for {
+		piece, more, found := strings.Cut(q, "&")
+		b.WriteString(redactPiece(piece, cloudFront, depth))
+		if !found {
+			return
+		}
+		b.WriteByte('&')
+		q = more
+	}
+}
+
+// redactPiece redacts one "&"-separated piece. Its ";"-separated parts are
+// examined in order; from the first sensitive one on, the rest of the piece
+// becomes the placeholder, which also covers values that contain ";".
+func redactPiece(piece string, cloudFront bool, depth int) string {
+	off := 0
+	for {
+		part := piece[off:]
+		end := strings.IndexByte(part, ';')
+		if end >= 0 {
+			part = part[:end]
+		}
+		if keyEnd, valStart := cutPair(part); keyEnd >= 0 {
+			key := formDecode(part[:keyEnd])
+			if shapeSecret(key) {
+				return piece[:off] + redactedValue // a token used as a key
+			}
+			if SensitiveKey(key) || (cloudFront && strings.EqualFold(key, "policy")) ||
+				valueSecret(part[valStart:], depth) {
+				if off+valStart == len(piece) {
+					return piece // "token=" has nothing to hide
+				}
+				return piece[:off+valStart] + redactedValue
+			}
+		} else if shapeSecret(formDecode(part)) {
+			return piece[:off] + redactedValue
+		}
+		if end < 0 {
+			return piece
+		}
+		off += end + 1
+	}
+}
+
+// cutPair finds the key/value split of a part: a literal "=", or else an
+// encoded "%3D" (a key=value that was percent-encoded as a whole).
+func cutPair(part string) (keyEnd, valStart int) {
+	if i := strings.IndexByte(part, '='); i >= 0 {
+		return i, i + 1
+	}
+	if i := indexFold(part, "%3d"); i >= 0 {
+		return i, i + 3
+	}
+	return -1, -1
+}
+
+// valueSecret reports whether a raw value is a secret whatever its key: a
+// known token format, or a nested URL or query string that holds a secret.
+func valueSecret(raw string, depth int) bool {
+	if raw == "" {
+		return false
+	}
+	v := formDecode(raw)
+	return shapeSecret(v) || nestedSecret(v, depth)
+}
+
+// nestedSecret reports whether a decoded value, read as a URL or as a query
+// string, would be changed by redaction (?next=/login?session=...).
+func nestedSecret(v string, depth int) bool {
+	if !strings.ContainsAny(v, "=@") {
+		return false
+	}
+	if depth >= maxNesting {
+		return true
+	}
+	if _, _, _, ok := splitAuthority(v); ok {
+		r, had := redactURL(v, depth+1)
+		return had || r != v
+	}
+	var b strings.Builder
+	writePairs(&b, v, depth+1)
+	return b.String() != v
+}
+
+// shapeSecret reports whether v contains a credential recognisable by its
+// format alone, starting at a word boundary.
+func shapeSecret(v string) bool {
+	if strings.Contains(v, "-----BEGIN") {
+		return true
+	}
+	for i := 0; i < len(v); i++ {
+		if i > 0 && isAlnum(v[i-1]) {
+			continue
+		}
+		if tokenAt(v[i:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenAt reports whether s starts with a known credential format. Minimum
+// lengths keep ordinary words with the same prefix ("sk-SK", "ghost") safe.
+func tokenAt(s string) bool {
+	const underscore, underscoreDash = "_", "_-" // allowed besides letters and digits
+	has := func(prefix string, minTail int, extra string) bool {
+		return strings.HasPrefix(s, prefix) && tailLen(s[len(prefix):], extra) >= minTail
+	}
+	switch {
+	case strings.HasPrefix(s, "eyJ"):
+		// A JWT: base64url JSON header, ".", base64url JSON payload.
+		return strings.Contains(s, ".eyJ")
+	case has("ghp_", 16, underscore), has("gho_", 16, underscore), has("ghu_", 16, underscore),
+		has("ghs_", 16, underscore), has("ghr_", 16, underscore), has("github_pat_", 16, underscore),
+		has("glpat-", 16, underscoreDash):
+		return true
+	case (strings.HasPrefix(s, "AKIA") || strings.HasPrefix(s, "ASIA")) && upperAlnumLen(s[4:]) >= 16:
+		return true
+	case has("AIza", 35, underscoreDash):
+		return true
+	case len(s) > 5 && strings.HasPrefix(s, "xox") && strings.IndexByte("abposr", s[3]) >= 0 && s[4] == '-':
+		return true
+	case has("sk-", 20, underscoreDash), has("sk_live_", 8, underscore), has("rk_live_", 8, underscore),
+		has("sk_test_", 8, underscore), has("rk_test_", 8, underscore):
+		return true
+	case len(s) > 7 && strings.EqualFold(s[:7], "bearer "):
+		return tailLen(s[7:], "-._~+/=") >= 8
+	}
+	return false
+}
+
+// tailLen counts the leading ASCII letters, digits and extra bytes of s.
+func tailLen(s, extra string) int {
+	n := 0
+	for n < len(s) && (isAlnum(s[n]) || strings.IndexByte(extra, s[n]) >= 0) {
+		n++
+	}
+	return n
+}
+
+func upperAlnumLen(s string) int {
+	n := 0
+	for n < len(s) && (isUpper(s[n]) || isDigit(s[n])) {
+		n++
+	}
+	return n
+}
+
+// formDecode decodes a query key or value as browsers and servers do:
+// "+" is a space and %XX a byte; malformed escapes stay as they are. It
+// allocates only when there is something to decode.
+func formDecode(s string) string {
+	if strings.IndexAny(s, "%+") < 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '+':
+			b = append(b, ' ')
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 2
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// RedactText redacts every http or https URL inside free text, such as a
+// markdown source line or an error from net/http (which embeds the full
+// request URL, query included, and masks only a password). The rest of the
+// text is returned unchanged.
+//
+// A URL runs from "http://" or "https://" (any case) to the first white
+// space, control character, <, >, ", ' or backtick, or to a ")" or "]"
+// that has no matching opener inside the URL, so markdown's [text](url)
+// ends at the link's ")" while a Wikipedia-style /Foo_(bar) keeps its own.
+// Sentence punctuation at the very end (.,:;!?) is left outside the URL.
+func RedactText(s string) string {
+	var b strings.Builder
+	done := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != 'h' && s[i] != 'H' {
+			continue
+		}
+		rest := s[i:]
+		if !hasPrefixFold(rest, "http://") && !hasPrefixFold(rest, "https://") {
+			continue
+		}
+		end := i + urlLen(rest)
+		red, _ := RedactURL(s[i:end])
+		if red != s[i:end] {
+			if b.Len() == 0 {
+				b.Grow(len(s))
+			}
+			b.WriteString(s[done:i])
+			b.WriteString(red)
+			done = end
+		}
+		i = end - 1
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// urlLen returns the length of the URL at the start of s.
+func urlLen(s string) int {
+	parens, brackets := 0, 0
+	end := len(s)
+scan:
+	for i, r := range s {
+		switch {
+		case unicode.IsSpace(r) || unicode.IsControl(r) || r == utf8.RuneError:
+			end = i
+			break scan
+		case strings.ContainsRune("<>\"'`", r):
+			end = i
+			break scan
+		case r == '(':
+			parens++
+		case r == '[':
+			brackets++
+		case r == ')' || r == ']':
+			depth := &parens
+			if r == ']' {
+				depth = &brackets
+			}
+			if *depth == 0 {
+				end = i
+				break scan
+			}
+			*depth--
+		}
+	}
+	return len(strings.TrimRight(s[:end], ".,:;!?"))
+}
+
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isAlnum(c byte) bool { return isLower(c) || isUpper(c) || isDigit(c) }
+func isHex(c byte) bool   { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func unhex(c byte) byte {
+	switch {
+	case isDigit(c):
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	default:
+		return c - 'A' + 10
+	}
+}

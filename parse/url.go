@@ -1,0 +1,327 @@
+package parse
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/nlnwa/whatwg-url/url"
+	"golang.org/x/text/encoding/unicode"
+
+	"github.com/citegate/citegate/parse/icu"
+)
+
+// ErrNotHTTP means the URL parsed but its scheme is neither http nor https.
+var ErrNotHTTP = errors.New("only http/https URLs are allowed")
+
+// ErrNotAbsolute means the WHATWG parser rejected the input; without a base
+// URL that is every input that is not an absolute URL.
+var ErrNotAbsolute = errors.New("invalid absolute URL")
+
+// URLError is returned by Canonical and Normalize. It wraps ErrNotHTTP or
+// ErrNotAbsolute, and for ErrNotAbsolute also the parser's own error, whose
+// text the reference reports as the "error" detail.
+type URLError struct {
+	URL      string // the input, unredacted, as net/url.Error keeps it
+	Protocol string // the parsed scheme plus ":" (e.g. "ftp:"); set only with ErrNotHTTP
+	Err      error
+}
+
+// Error reports the input and the reason.
+func (e *URLError) Error() string {
+	if e.Protocol != "" {
+		return fmt.Sprintf("parse %q: %v (protocol %q)", e.URL, e.Err, e.Protocol)
+	}
+	return fmt.Sprintf("parse %q: %v", e.URL, e.Err)
+}
+
+// Unwrap lets errors.Is find ErrNotHTTP or ErrNotAbsolute.
+func (e *URLError) Unwrap() error { return e.Err }
+
+// parseHTTP is the check Canonical and Normalize share: an absolute WHATWG
+// URL with an http or https scheme.
+func parseHTTP(raw string) (*url.Url, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, &URLError{URL: raw, Err: fmt.Errorf("%w: %w", ErrNotAbsolute, err)}
+	}
+	if s := u.Scheme(); s != "http" && s != "https" {
+		return nil, &URLError{URL: raw, Protocol: u.Protocol(), Err: ErrNotHTTP}
+	}
+	return u, nil
+}
+
+// Canonical parses raw as an absolute WHATWG URL and returns its href, with
+// fragment, query and userinfo kept. It fails with a *URLError if raw is not
+// absolute or its scheme is not http/https.
+//
+// This is the form the reference extractor emits (host lowercased, IDN to
+// punycode, default port dropped, dot segments resolved, percent-encoding
+// per WHATWG), so extracted-urls.txt stays comparable with it.
+func Canonical(raw string) (string, error) {
+	if href, ok := fastCanonical(raw); ok {
+		return href, nil
+	}
+	u, err := parseHTTP(raw)
+	if err != nil {
+		return "", err
+	}
+	return u.Href(false), nil
+}
+
+// fastCanonical computes the href of the common citation shape, plain ASCII
+// scheme://host/path?query#fragment, without the WHATWG parser, which costs
+// about as much as parsing the markdown around the URL. It declines (ok is
+// false) anything whose href it cannot be sure of: ports, userinfo, IP
+// addresses, punycode, dot segments, characters the parser would
+// percent-encode, map or reject. FuzzFastCanonical holds it to the parser.
+func fastCanonical(raw string) (href string, ok bool) {
+	var scheme string
+	switch {
+	case hasPrefixFold(raw, "https://"):
+		scheme = "https://"
+	case hasPrefixFold(raw, "http://"):
+		scheme = "http://"
+	default:
+		return "", false
+	}
+	rest := raw[len(scheme):]
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	host, tail := rest[:end], rest[end:]
+	if !fastHost(host) || !fastTail(tail) {
+		return "", false
+	}
+	if !strings.HasPrefix(tail, "/") {
+		tail = "/" + tail // a special URL's path is never empty
+	} else if raw[:len(scheme)] == scheme && !hasUpper(host) {
+		return raw, true
+	}
+	return scheme + strings.ToLower(host) + tail, true
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// fastHost accepts a DNS name of ASCII letters, digits and inner hyphens
+// whose last label starts with a letter, so that IDNA processing only
+// lowercases it and the IPv4 parser never claims it.
+func fastHost(host string) bool {
+	if len(host) == 0 || len(host) > 253 {
+		return false
+	}
+	for label := range strings.SplitSeq(host, ".") {
+		n := len(label)
+		if n == 0 || n > 63 || label[0] == '-' || label[n-1] == '-' ||
+			n >= 4 && label[2] == '-' && label[3] == '-' { // xn-- and other reserved forms
+			return false
+		}
+		for i := 0; i < n; i++ {
+			if c := label[i]; !isAlnum(c) && c != '-' {
+				return false
+			}
+		}
+	}
+	last := host[strings.LastIndexByte(host, '.')+1:]
+	c := last[0] | 0x20
+	return 'a' <= c && c <= 'z'
+}
+
+// fastTail accepts a path, query and fragment made only of characters that
+// WHATWG copies through unchanged in all three, with no dot segment to
+// resolve.
+func fastTail(tail string) bool {
+	rest, fragment, _ := strings.Cut(tail, "#")
+	path, query, _ := strings.Cut(rest, "?")
+	if strings.Contains(path, "/.") || strings.Contains(path, "%2e") || strings.Contains(path, "%2E") {
+		return false
+	}
+	for i := 0; i < len(path); i++ {
+		if !fastTailChar[path[i]] {
+			return false
+		}
+	}
+	for _, part := range [...]string{query, fragment} {
+		for i := 0; i < len(part); i++ {
+			if c := part[i]; !fastTailChar[c] && c != '?' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+var fastTailChar = func() (t [256]bool) {
+	for _, c := range []byte("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&()*+,;=:@/%") {
+		t[c] = true
+	}
+	return t
+}()
+
+// Normalize returns the normalized URL of origin.md §4.2, the string a cid is
+// computed from: scheme://host[:port]path[?query] with the host lowercased,
+// one trailing slash removed from the path, tracking parameters (utm_*,
+// gclid, fbclid) dropped, the remaining query pairs sorted in ICU order and
+// re-encoded with encodeURIComponent, and fragment and userinfo dropped.
+// It fails with a *URLError exactly where Canonical does.
+func Normalize(raw string) (string, error) {
+	u, err := parseHTTP(raw)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString(u.Scheme())
+	b.WriteString("://")
+	b.WriteString(strings.ToLower(u.Hostname()))
+	// WHATWG already drops a scheme's default port, so :80 on http and :443
+	// on https never get here; :443 on http is kept, as in the reference.
+	if p := u.Port(); p != "" {
+		b.WriteByte(':')
+		b.WriteString(p)
+	}
+	path := u.Pathname()
+	if path != "/" && strings.HasSuffix(path, "/") {
+		path = path[:len(path)-1]
+	}
+	b.WriteString(path)
+	if q := normalizeQuery(u.Query()); q != "" {
+		b.WriteByte('?')
+		b.WriteString(q)
+	}
+	return b.String(), nil
+}
+
+// CID returns "cid_" followed by the lowercase hex SHA-256 of normalized.
+func CID(normalized string) string {
+	sum := sha256.Sum256([]byte(normalized))
+	return "cid_" + hex.EncodeToString(sum[:])
+}
+
+type queryPair struct{ key, value string }
+
+// normalizeQuery reproduces the reference's round trip through
+// URLSearchParams: parse as application/x-www-form-urlencoded, drop tracking
+// keys, sort, and serialize with encodeURIComponent (which, unlike
+// URLSearchParams.toString, writes a space as %20 and leaves !'()* alone).
+func normalizeQuery(query string) string {
+	var pairs []queryPair
+	for piece := range strings.SplitSeq(query, "&") {
+		if piece == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(piece, "=")
+		k = formDecode(k)
+		if isTrackingKey(k) {
+			continue
+		}
+		pairs = append(pairs, queryPair{k, formDecode(v)})
+	}
+	if len(pairs) == 0 {
+		return ""
+	}
+	icu.SortBy(pairs,
+		func(p queryPair) string { return p.key },
+		func(p queryPair) string { return p.value })
+	var b strings.Builder
+	for i, p := range pairs {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		encodeURIComponent(&b, p.key)
+		b.WriteByte('=')
+		encodeURIComponent(&b, p.value)
+	}
+	return b.String()
+}
+
+func isTrackingKey(k string) bool {
+	k = strings.ToLower(k)
+	return strings.HasPrefix(k, "utm_") || k == "gclid" || k == "fbclid"
+}
+
+// formDecode is the WHATWG urlencoded-string decoding of one name or value.
+// The whatwg-url library's SearchParams percent-decodes before turning '+'
+// into a space, which would turn "%2B" into a space too; the standard
+// replaces '+' first.
+func formDecode(s string) string {
+	if !strings.ContainsAny(s, "+%") && utf8.ValidString(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '+':
+			b = append(b, ' ')
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 2
+		default:
+			b = append(b, c)
+		}
+	}
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	// The standard's UTF-8 decoder emits one U+FFFD per maximal ill-formed
+	// subsequence; Go's own decoding emits one per byte, and
+	// strings.ToValidUTF8 one per run. x/text's decoder follows the standard.
+	// Its error is always nil, because it replaces rather than rejects.
+	d, _ := unicode.UTF8.NewDecoder().Bytes(b)
+	return string(d)
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	default:
+		return c - 'a' + 10
+	}
+}
+
+const upperHex = "0123456789ABCDEF"
+
+// encodeURIComponent writes s the way JavaScript's encodeURIComponent does.
+// s is valid UTF-8 (formDecode guarantees it), so escaping byte by byte is
+// escaping its UTF-8 encoding.
+func encodeURIComponent(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if isURIUnreserved(c) {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(upperHex[c>>4])
+		b.WriteByte(upperHex[c&0xF])
+	}
+}
+
+func isURIUnreserved(c byte) bool {
+	switch {
+	case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("-_.!~*'()", c) >= 0
+}

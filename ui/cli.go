@@ -1,0 +1,269 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/citegate/citegate/engine"
+)
+
+// Command is a parsed command line: which command, and the engine arguments
+// assembled from --args-json and flags (flags win).
+type Command struct {
+	Name      string
+	Help      bool
+	Extract   engine.ExtractArgs
+	Normalize engine.NormalizeArgs
+	Validate  engine.ValidateArgs
+	GateC     engine.GateCArgs
+	Render    engine.RenderArgs
+	Run       engine.RunArgs
+	// Headless forces headless mode (progress on stderr, no terminal UI).
+	Headless bool
+	// DemoDir is where demo copies its run; empty means a fresh temp dir.
+	DemoDir string
+}
+
+// UsageError is a command-line mistake; it maps to ExitUsage.
+type UsageError struct {
+	Command string
+	Msg     string
+}
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// binder registers flags into temporaries and applies only the flags the
+// user set, so that --args-json can supply the rest.
+type binder struct {
+	fs      *flag.FlagSet
+	applies map[string]func()
+}
+
+func (b *binder) str(name string, dst *string, usage string) {
+	v := new(string)
+	b.fs.StringVar(v, name, "", usage)
+	b.applies[name] = func() { *dst = *v }
+}
+
+func (b *binder) optBool(name string, dst **bool, usage string) {
+	v := new(bool)
+	b.fs.BoolVar(v, name, false, usage)
+	b.applies[name] = func() { x := *v; *dst = &x }
+}
+
+func (b *binder) boolean(name string, dst *bool, usage string) {
+	b.fs.BoolVar(dst, name, false, usage)
+}
+
+// spec describes one command: its help text, its flags, and where
+// --args-json decodes to.
+type spec struct {
+	summary  string
+	usage    string
+	exits    string
+	argsJSON bool
+	// bind registers the flags and returns where --args-json decodes to.
+	bind func(b *binder, c *Command) any
+}
+
+const toolExits = "exit codes: 0 ok; 1 error envelope ({\"ok\":false,...}); 2 usage error"
+const runExits = "exit codes: 0 Gate C passed; 4 Gate C failed; 1 pipeline error (error envelope on stdout); 2 usage error; 3 interrupted (nothing written)"
+
+var specs = map[string]spec{
+	"extract": {
+		summary: "extract Sources URLs from wave markdown (deep_research_citations_extract_urls)",
+		usage:   "citegate extract --manifest-path ABS --reason TEXT [flags]", exits: toolExits, argsJSON: true,
+		bind: func(b *binder, c *Command) any {
+			a := &c.Extract
+			b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (required)")
+			b.optBool("include-wave2", &a.IncludeWave2, "scan the wave-2 directory too (default true)")
+			b.str("extracted-urls-path", &a.ExtractedURLsPath, "absolute output path (default <runRoot>/citations/extracted-urls.txt)")
+			b.str("found-by-path", &a.FoundByPath, "absolute output path (default <runRoot>/citations/found-by.json)")
+			b.str("reason", &a.Reason, "audit reason (required)")
+			return a
+		},
+	},
+	"normalize": {
+		summary: "normalize extracted URLs and compute cids (deep_research_citations_normalize)",
+		usage:   "citegate normalize --manifest-path ABS --reason TEXT [flags]", exits: toolExits, argsJSON: true,
+		bind: func(b *binder, c *Command) any {
+			a := &c.Normalize
+			b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (required)")
+			b.str("extracted-urls-path", &a.ExtractedURLsPath, "absolute input path (default <runRoot>/citations/extracted-urls.txt)")
+			b.str("normalized-urls-path", &a.NormalizedURLsPath, "absolute output path (default <runRoot>/citations/normalized-urls.txt)")
+			b.str("url-map-path", &a.URLMapPath, "absolute output path (default <runRoot>/citations/url-map.json)")
+			b.str("reason", &a.Reason, "audit reason (required)")
+			return a
+		},
+	},
+	"validate": {
+		summary: "classify every normalized URL and write citations.jsonl (deep_research_citations_validate)",
+		usage:   "citegate validate --manifest-path ABS --reason TEXT [flags]", exits: toolExits, argsJSON: true,
+		bind: func(b *binder, c *Command) any {
+			a := &c.Validate
+			b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (required)")
+			b.str("url-map-path", &a.URLMapPath, "absolute input path (default <runRoot>/citations/url-map.json)")
+			b.str("citations-path", &a.CitationsPath, "absolute output path (default <runRoot>/citations/citations.jsonl)")
+			b.str("offline-fixtures-path", &a.OfflineFixturesPath, "absolute fixtures path (required in offline mode)")
+			b.str("online-fixtures-path", &a.OnlineFixturesPath, "absolute online fixtures to replay (online mode)")
+			b.optBool("online-dry-run", &a.OnlineDryRun, "online mode without network: every URL not settled by preflight or fixture is blocked")
+			b.str("reason", &a.Reason, "audit reason (required)")
+			b.boolean("headless", &c.Headless, "progress on stderr (the only mode of this command)")
+			return a
+		},
+	},
+	"gate-c": {
+		summary: "compute Gate C from extracted URLs and citations (deep_research_gate_c_compute)",
+		usage:   "citegate gate-c --manifest-path ABS --reason TEXT [--write] [flags]", exits: toolExits, argsJSON: true,
+		bind: func(b *binder, c *Command) any {
+			a := &c.GateC
+			b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (required)")
+			b.str("citations-path", &a.CitationsPath, "absolute input path (default <runRoot>/citations/citations.jsonl)")
+			b.str("extracted-urls-path", &a.ExtractedURLsPath, "absolute input path (default <runRoot>/citations/extracted-urls.txt)")
+			b.str("reason", &a.Reason, "audit reason (required)")
+			b.boolean("write", &a.Write, "also apply the update to gates.json (gates_write semantics)")
+			return a
+		},
+	},
+	"render": {
+		summary: "render the citations report (deep_research_citations_render_md)",
+		usage:   "citegate render --manifest-path ABS --reason TEXT [flags]", exits: toolExits, argsJSON: true,
+		bind: func(b *binder, c *Command) any {
+			a := &c.Render
+			b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (required)")
+			b.str("citations-path", &a.CitationsPath, "absolute input path (default <runRoot>/citations/citations.jsonl)")
+			b.str("output-md-path", &a.OutputMDPath, "absolute output path (default <runRoot>/citations/validated-citations.md)")
+			b.str("reason", &a.Reason, "audit reason (required)")
+			return a
+		},
+	},
+	"run": {
+		summary: "run extract → normalize → validate → Gate C → render on one run directory",
+		usage:   "citegate run [RUN_DIR | --manifest-path ABS] [flags]", exits: runExits, argsJSON: true,
+		bind: func(b *binder, c *Command) any {
+			bindRun(b, c)
+			return &c.Run
+		},
+	},
+	"demo": {
+		summary: "copy the embedded demo run to a fresh directory and run it (offline)",
+		usage:   "citegate demo [--dir DIR] [--headless]", exits: runExits,
+		bind: func(b *binder, c *Command) any {
+			b.str("dir", &c.DemoDir, "directory to copy the demo run into (default: a new temp dir)")
+			b.boolean("headless", &c.Headless, "progress on stderr (the only mode for now)")
+			return nil
+		},
+	},
+}
+
+func bindRun(b *binder, c *Command) {
+	a := &c.Run
+	b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (or give RUN_DIR)")
+	b.optBool("include-wave2", &a.IncludeWave2, "scan the wave-2 directory too (default true)")
+	b.str("offline-fixtures-path", &a.OfflineFixturesPath, "offline fixtures (default <runRoot>/offline-fixtures.json if present)")
+	b.str("online-fixtures-path", &a.OnlineFixturesPath, "online fixtures to replay (online mode)")
+	b.optBool("online-dry-run", &a.OnlineDryRun, "online mode without network")
+	b.str("reason", &a.Reason, "audit reason (default \"citegate run\")")
+	b.boolean("headless", &c.Headless, "progress on stderr (the only mode for now)")
+}
+
+var commandOrder = []string{"run", "demo", "extract", "normalize", "validate", "gate-c", "render"}
+
+// Usage is the top-level help text.
+func Usage() string {
+	var b strings.Builder
+	b.WriteString("citegate — stop phantom citations before synthesis\n\nusage: citegate <command> [flags]\n\ncommands:\n")
+	for _, n := range commandOrder {
+		fmt.Fprintf(&b, "  %-10s %s\n", n, specs[n].summary)
+	}
+	b.WriteString("\nRun 'citegate <command> --help' for its flags and exit codes.\n")
+	b.WriteString("Tool commands also take --args-json '<object>': the tool spec's JSON arguments verbatim.\n")
+	return b.String()
+}
+
+// CommandUsage is one command's help text, flags and exit codes included.
+func CommandUsage(name string) string {
+	s, ok := specs[name]
+	if !ok {
+		return Usage()
+	}
+	fs, _, _, _ := newFlagSet(name, s, &Command{})
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\nusage: %s\n\nflags:\n", s.summary, s.usage)
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fmt.Fprintf(&b, "\n%s\n", s.exits)
+	return b.String()
+}
+
+// newFlagSet registers a command's flags. target is where --args-json
+// decodes to (nil when the command takes none), argsJSON its raw value.
+func newFlagSet(name string, s spec, c *Command) (fs *flag.FlagSet, b *binder, argsJSON *string, target any) {
+	fs = flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	b = &binder{fs: fs, applies: map[string]func(){}}
+	target = s.bind(b, c)
+	argsJSON = new(string)
+	if s.argsJSON {
+		fs.StringVar(argsJSON, "args-json", "", "the tool spec's JSON argument object (flags override its keys)")
+	}
+	return fs, b, argsJSON, target
+}
+
+// Parse turns arguments into a Command. It returns *UsageError for mistakes.
+func Parse(args []string) (*Command, error) {
+	if len(args) == 0 {
+		return nil, &UsageError{Msg: "no command given"}
+	}
+	name := args[0]
+	if name == "-h" || name == "--help" || name == "help" {
+		return &Command{Name: "", Help: true}, nil
+	}
+	s, ok := specs[name]
+	if !ok {
+		return nil, &UsageError{Msg: fmt.Sprintf("unknown command %q", name)}
+	}
+	c := &Command{Name: name}
+	fs, b, argsJSON, target := newFlagSet(name, s, c)
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			c.Help = true
+			return c, nil
+		}
+		return nil, &UsageError{Command: name, Msg: err.Error()}
+	}
+	rest := fs.Args()
+	if name == "run" && len(rest) == 1 {
+		dir, err := filepath.Abs(rest[0])
+		if err != nil {
+			return nil, &UsageError{Command: name, Msg: err.Error()}
+		}
+		c.Run.ManifestPath = filepath.Join(dir, "manifest.json")
+		rest = nil
+	}
+	if len(rest) > 0 {
+		return nil, &UsageError{Command: name, Msg: fmt.Sprintf("unexpected argument %q", rest[0])}
+	}
+	if *argsJSON != "" {
+		dec := json.NewDecoder(bytes.NewReader([]byte(*argsJSON)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(target); err != nil {
+			return nil, &UsageError{Command: name, Msg: "--args-json: " + err.Error()}
+		}
+		if dec.More() {
+			return nil, &UsageError{Command: name, Msg: "--args-json: trailing data after the object"}
+		}
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if apply, ok := b.applies[f.Name]; ok {
+			apply()
+		}
+	})
+	return c, nil
+}

@@ -1,0 +1,133 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+
+	"github.com/citegate/citegate/engine"
+	"github.com/citegate/citegate/engine/jsonx"
+)
+
+// Streams are the process's standard streams.
+type Streams struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+	// ErrIsTTY selects in-place progress on stderr instead of plain lines.
+	ErrIsTTY bool
+}
+
+// Deps are the dependencies main builds.
+type Deps struct {
+	Engine *engine.Engine
+	// Demo holds the embedded demo run (the contents of testdata/demo).
+	Demo fs.FS
+}
+
+type errorEnvelope struct {
+	OK    bool          `json:"ok"`
+	Error *engine.Error `json:"error"`
+}
+
+// printJSON writes v as 2-space indented JSON plus a newline.
+func printJSON(w io.Writer, v any) {
+	b, err := jsonx.MarshalFile(v)
+	if err != nil {
+		b = []byte(`{"ok":false,"error":{"code":"WRITE_FAILED","message":"cannot encode result","details":{}}}` + "\n")
+	}
+	_, _ = w.Write(b)
+}
+
+// fail prints the error envelope and picks the exit code.
+func fail(s Streams, err error) int {
+	e := engine.AsError(err)
+	printJSON(s.Out, errorEnvelope{OK: false, Error: e})
+	if e.Code == engine.CodeCancelled {
+		return ExitInterrupted
+	}
+	return ExitFailure
+}
+
+// Execute runs a parsed command and returns the process exit code.
+func Execute(ctx context.Context, d Deps, c *Command, s Streams) int {
+	if c.Help {
+		if c.Name == "" {
+			fmt.Fprint(s.Out, Usage())
+		} else {
+			fmt.Fprint(s.Out, CommandUsage(c.Name))
+		}
+		return ExitOK
+	}
+	var (
+		res any
+		err error
+	)
+	switch c.Name {
+	case "extract":
+		res, err = d.Engine.Extract(ctx, c.Extract)
+	case "normalize":
+		res, err = d.Engine.Normalize(ctx, c.Normalize)
+	case "validate":
+		res, err = consume(s, func(ch chan<- engine.Event) (any, error) { return d.Engine.Validate(ctx, c.Validate, ch) })
+	case "gate-c":
+		res, err = d.Engine.GateC(ctx, c.GateC)
+	case "render":
+		res, err = d.Engine.Render(ctx, c.Render)
+	case "run":
+		return runPipeline(ctx, d, c.Run, s)
+	case "demo":
+		return runDemo(ctx, d, c, s)
+	default:
+		fmt.Fprintf(s.Err, "citegate: unknown command %q\n", c.Name)
+		return ExitUsage
+	}
+	if err != nil {
+		return fail(s, err)
+	}
+	printJSON(s.Out, res)
+	return ExitOK
+}
+
+// consume runs an engine call with the headless progress printer attached to
+// its event stream. The engine closes the channel when it returns.
+func consume(s Streams, call func(chan<- engine.Event) (any, error)) (any, error) {
+	events := make(chan engine.Event, 256)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		NewProgress(s.Err, s.ErrIsTTY).Consume(events)
+	}()
+	res, err := call(events)
+	<-done
+	return res, err
+}
+
+func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s Streams) int {
+	res, err := consume(s, func(ch chan<- engine.Event) (any, error) { return d.Engine.Run(ctx, a, ch) })
+	if err != nil {
+		return fail(s, err)
+	}
+	sum := res.(*engine.RunSummary)
+	printJSON(s.Out, sum)
+	fmt.Fprintf(s.Err, "citegate: %s\n", sum.GateC.Notes)
+	if !sum.Passed() {
+		return ExitGateFailed
+	}
+	return ExitOK
+}
+
+func runDemo(ctx context.Context, d Deps, c *Command, s Streams) int {
+	manifest, err := CopyDemo(d.Demo, c.DemoDir)
+	if err != nil {
+		var e *engine.Error
+		if !errors.As(err, &e) {
+			err = &engine.Error{Code: engine.CodeWriteFailed, Message: "cannot create the demo run", Details: map[string]any{"reason": err.Error()}}
+		}
+		return fail(s, err)
+	}
+	fmt.Fprintf(s.Err, "citegate: demo run copied to %s\n", manifest.Root)
+	return runPipeline(ctx, d, engine.RunArgs{ManifestPath: manifest.Path, Reason: "citegate demo"}, s)
+}

@@ -1,0 +1,65 @@
+package ui
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/citegate/citegate/engine"
+)
+
+// perURLLimit is the largest work list for which headless mode prints one
+// line per URL; above it, CI logs get a line per 10% instead.
+const perURLLimit = 1000
+
+// Progress is the headless consumer of the engine's event stream: stage
+// lines and per-URL verdicts on stderr. On a terminal it redraws one line.
+type Progress struct {
+	w    io.Writer
+	tty  bool
+	step int
+	last int
+	open bool // a redrawn line is on screen and needs a newline
+}
+
+// NewProgress returns a printer writing to w.
+func NewProgress(w io.Writer, tty bool) *Progress { return &Progress{w: w, tty: tty} }
+
+// Consume prints events until the channel is closed.
+func (p *Progress) Consume(events <-chan engine.Event) {
+	for ev := range events {
+		p.handle(ev)
+	}
+	p.endLine()
+}
+
+func (p *Progress) endLine() {
+	if p.open {
+		fmt.Fprintln(p.w)
+		p.open = false
+	}
+}
+
+func (p *Progress) handle(ev engine.Event) {
+	switch ev.Kind {
+	case engine.EventStage:
+		p.endLine()
+		fmt.Fprintf(p.w, "citegate: %s\n", ev.Stage)
+	case engine.EventQueued:
+		p.step = max(1, ev.Total/10)
+	case engine.EventFinished:
+		n := ev.Index + 1
+		c := ev.Citation
+		switch {
+		case p.tty:
+			fmt.Fprintf(p.w, "\r\x1b[K[%d/%d] %-9s %s", n, ev.Total, c.Status, ev.URL)
+			p.open = true
+		case ev.Total <= perURLLimit:
+			fmt.Fprintf(p.w, "[%*d/%d] %-9s %s (%s)\n", width(ev.Total), n, ev.Total, c.Status, ev.URL, ev.Rung)
+		case n-p.last >= p.step || n == ev.Total:
+			p.last = n
+			fmt.Fprintf(p.w, "[%d/%d] validated\n", n, ev.Total)
+		}
+	}
+}
+
+func width(n int) int { return len(fmt.Sprint(n)) }
