@@ -166,7 +166,12 @@ func (f *onlineFiles) write() error {
 		}
 		return nil
 	}
-	return writeArtifact(f.queuePath, f.queue, "cannot persist online citation artifacts")
+	// writeArtifact returns *Error; returning it directly would turn a nil
+	// *Error into a non-nil error interface and fail every successful run.
+	if werr := writeArtifact(f.queuePath, f.queue, "cannot persist online citation artifacts"); werr != nil {
+		return werr
+	}
+	return nil
 }
 
 func (e *Engine) writeOnlineArtifacts(run *Run, in *validateInputs, v *validation, res *ValidateResult) error {

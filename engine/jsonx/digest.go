@@ -11,6 +11,7 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/citegate/citegate/parse/icu"
 )
@@ -38,15 +39,41 @@ func Digest(v any) (string, error) {
 		return "", fmt.Errorf("jsonx: digest: %w", err)
 	}
 	var buf bytes.Buffer
-	if err := writeCanonical(&buf, doc); err != nil {
+	c := canon{buf: &buf, orders: map[string][]string{}}
+	if err := c.write(doc); err != nil {
 		return "", err
 	}
 	sum := sha256.Sum256(buf.Bytes())
 	return "sha256:" + hex.EncodeToString(sum[:]), nil
 }
 
-// writeCanonical appends the canonical JSON of a value decoded with UseNumber.
-func writeCanonical(buf *bytes.Buffer, v any) error {
+// canon writes canonical JSON. Digested documents repeat the same object
+// shape thousands of times (one per URL), so the collation order of each key
+// set is computed once.
+type canon struct {
+	buf    *bytes.Buffer
+	orders map[string][]string
+}
+
+// keyOrder returns the object's keys in canonical order.
+func (c *canon) keyOrder(v map[string]any) []string {
+	keys := make([]string, 0, len(v))
+	for k := range v {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // tie-break for keys that collate equal
+	id := strings.Join(keys, "\x00")
+	if order, ok := c.orders[id]; ok {
+		return order
+	}
+	icu.Sort(keys)
+	c.orders[id] = keys
+	return keys
+}
+
+// write appends the canonical JSON of a value decoded with UseNumber.
+func (c *canon) write(v any) error {
+	buf := c.buf
 	switch v := v.(type) {
 	case nil:
 		buf.WriteString("null")
@@ -61,6 +88,12 @@ func writeCanonical(buf *bytes.Buffer, v any) error {
 		// JSON.stringify prints as null; underflow becomes 0 in both.
 		buf.Write(appendNumber(nil, f))
 	case string:
+		if plainString(v) {
+			buf.WriteByte('"')
+			buf.WriteString(v)
+			buf.WriteByte('"')
+			break
+		}
 		s, err := Marshal(v)
 		if err != nil {
 			return err
@@ -72,28 +105,22 @@ func writeCanonical(buf *bytes.Buffer, v any) error {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			if err := writeCanonical(buf, e); err != nil {
+			if err := c.write(e); err != nil {
 				return err
 			}
 		}
 		buf.WriteByte(']')
 	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys) // tie-break for keys that collate equal
-		icu.Sort(keys)
 		buf.WriteByte('{')
-		for i, k := range keys {
+		for i, k := range c.keyOrder(v) {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			if err := writeCanonical(buf, k); err != nil {
+			if err := c.write(k); err != nil {
 				return err
 			}
 			buf.WriteByte(':')
-			if err := writeCanonical(buf, v[k]); err != nil {
+			if err := c.write(v[k]); err != nil {
 				return err
 			}
 		}
@@ -102,6 +129,17 @@ func writeCanonical(buf *bytes.Buffer, v any) error {
 		return fmt.Errorf("jsonx: digest: unexpected decoded type %T", v)
 	}
 	return nil
+}
+
+// plainString reports whether s encodes as itself between quotes: valid
+// UTF-8 with nothing JSON must escape.
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // appendNumber appends f as JavaScript's Number.prototype.toString (and so

@@ -202,8 +202,8 @@ func TestDigestErrors(t *testing.T) {
 	if _, err := Digest(json.RawMessage(`{`)); err == nil {
 		t.Error("Digest of malformed raw JSON succeeded")
 	}
-	if err := writeCanonical(new(bytes.Buffer), []any{1}); err == nil {
-		t.Error("writeCanonical accepted a non-decoded int")
+	if err := (&canon{buf: new(bytes.Buffer), orders: map[string][]string{}}).write([]any{1}); err == nil {
+		t.Error("canon.write accepted a non-decoded int")
 	}
 }
 

@@ -4,6 +4,12 @@
 // Every ordering that reaches an artifact or a digest goes through this package,
 // because byte order gives different files (a reference test depends on
 // "https://example.com/doc?id=2" sorting before "https://example.com/doc/?...").
+//
+// Computing collation keys is the slowest part of a large run, and nearly
+// every string we sort (URLs, file names, JSON keys) is printable ASCII. For
+// those, the key is computed from a table derived at start-up from the real
+// collator itself, and tests check the two agree; anything else goes through
+// golang.org/x/text/collate.
 package icu
 
 import (
@@ -18,11 +24,93 @@ import (
 // collators are not safe for concurrent use, so each caller borrows one.
 var pool = sync.Pool{New: func() any { return collate.New(language.English) }}
 
+// asciiPrimary holds each printable ASCII byte's primary weight rank
+// (letters share a rank with their other case); 0 means "not eligible".
+var asciiPrimary [128]byte
+
+func init() {
+	c := collate.New(language.English)
+	fold := collate.New(language.English, collate.IgnoreCase)
+	var chars []string
+	for b := byte(0x20); b < 0x7f; b++ {
+		chars = append(chars, string(b))
+	}
+	slices.SortStableFunc(chars, c.CompareString)
+	rank := byte(1)
+	for i, s := range chars {
+		if i > 0 && fold.CompareString(chars[i-1], s) != 0 {
+			rank++
+		}
+		asciiPrimary[s[0]] = rank
+	}
+}
+
+// fastEligible reports whether s is printable ASCII (space to tilde).
+func fastEligible(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func tertiary(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return 2
+	}
+	return 1
+}
+
+// fastKey is a sort key for an eligible string: primary ranks, a 0
+// terminator (so a prefix sorts first), then per-byte case weights (lower
+// before upper), which is how the collator compares ASCII.
+func fastKey(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		dst = append(dst, asciiPrimary[s[i]])
+	}
+	dst = append(dst, 0)
+	for i := 0; i < len(s); i++ {
+		dst = append(dst, tertiary(s[i]))
+	}
+	return dst
+}
+
 // Compare returns -1, 0 or +1 as a sorts before, equal to, or after b.
 func Compare(a, b string) int {
+	if fastEligible(a) && fastEligible(b) {
+		return fastCompare(a, b)
+	}
 	c := pool.Get().(*collate.Collator)
 	defer pool.Put(c)
 	return c.CompareString(a, b)
+}
+
+func fastCompare(a, b string) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if pa, pb := asciiPrimary[a[i]], asciiPrimary[b[i]]; pa != pb {
+			if pa < pb {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case len(a) < len(b):
+		return -1
+	case len(a) > len(b):
+		return 1
+	}
+	for i := 0; i < n; i++ {
+		if ta, tb := tertiary(a[i]), tertiary(b[i]); ta != tb {
+			if ta < tb {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
 }
 
 // Sort sorts s in place in collation order. The sort is stable, as JavaScript's
@@ -38,20 +126,38 @@ func SortBy[T any](s []T, keys ...func(T) string) {
 	if len(s) < 2 || len(keys) == 0 {
 		return
 	}
-	c := pool.Get().(*collate.Collator)
-	defer pool.Put(c)
-	var buf collate.Buffer
 	type keyed struct {
 		keys [][]byte
 		v    T
 	}
 	ks := make([]keyed, len(s))
 	for i, v := range s {
-		k := make([][]byte, len(keys))
-		for j, f := range keys {
-			k[j] = c.KeyFromString(&buf, f(v))
+		ks[i] = keyed{make([][]byte, len(keys)), v}
+	}
+	strs := make([]string, len(s))
+	var arena []byte
+	for j, f := range keys {
+		eligible := true
+		for i, v := range s {
+			strs[i] = f(v)
+			eligible = eligible && fastEligible(strs[i])
 		}
-		ks[i] = keyed{k, v}
+		// Fast and collator keys are not comparable with each other, so one
+		// kind is used for a whole key column.
+		if eligible {
+			for i, str := range strs {
+				start := len(arena)
+				arena = fastKey(arena, str)
+				ks[i].keys[j] = arena[start:len(arena):len(arena)]
+			}
+			continue
+		}
+		c := pool.Get().(*collate.Collator)
+		var buf collate.Buffer
+		for i, str := range strs {
+			ks[i].keys[j] = c.KeyFromString(&buf, str)
+		}
+		pool.Put(c)
 	}
 	slices.SortStableFunc(ks, func(a, b keyed) int {
 		for j := range a.keys {

@@ -45,12 +45,17 @@ func TestSortMatchesLocaleCompare(t *testing.T) {
 }
 
 func TestSortByIsStableAndMultiKey(t *testing.T) {
-	type pair struct{ a, b string }
-	in := []pair{{"x", "2"}, {"X", "1"}, {"x", "1"}, {"x", "2"}}
-	in[3].b = "2" // equal to in[0]: stable order must keep in[0] first
-	SortBy(in, func(p pair) string { return p.a }, func(p pair) string { return p.b })
-	want := []pair{{"x", "1"}, {"x", "2"}, {"x", "2"}, {"X", "1"}}
-	if !slices.Equal(in, want) {
-		t.Fatalf("SortBy = %v, want %v", in, want)
+	type rec struct {
+		a, b string
+		id   int
+	}
+	in := []rec{{"x", "2", 1}, {"X", "1", 2}, {"x", "1", 3}, {"x", "2", 4}}
+	SortBy(in, func(r rec) string { return r.a }, func(r rec) string { return r.b })
+	// Records 1 and 4 tie on both keys: stability keeps 1 before 4.
+	want := []int{3, 1, 4, 2}
+	for i, r := range in {
+		if r.id != want[i] {
+			t.Fatalf("SortBy order = %v, want ids %v", in, want)
+		}
 	}
 }

@@ -1,0 +1,91 @@
+package icu
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
+)
+
+func sign(n int) int {
+	switch {
+	case n < 0:
+		return -1
+	case n > 0:
+		return 1
+	}
+	return 0
+}
+
+// TestFastPathAgreesWithCollator pins the ASCII fast path to the real
+// collator: every pair of printable ASCII characters, and many random
+// URL-like strings, must compare the same both ways.
+func TestFastPathAgreesWithCollator(t *testing.T) {
+	c := collate.New(language.English)
+	var alphabet []string
+	for b := byte(0x20); b < 0x7f; b++ {
+		alphabet = append(alphabet, string(b))
+	}
+	check := func(a, b string) {
+		t.Helper()
+		if got, want := fastCompare(a, b), sign(c.CompareString(a, b)); got != want {
+			t.Fatalf("fastCompare(%q, %q) = %d, collator says %d", a, b, got, want)
+		}
+	}
+	for _, a := range alphabet {
+		for _, b := range alphabet {
+			check(a, b)
+			check(a+"x", b)
+			check("a"+a, "A"+b)
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 11))
+	pieces := []string{"https://", "http://", "example.com", "Example.COM", "/", "?", "&", "=", "#", "%20", "%2F", "_", "-", ".", "~", "a", "A", "b", "1", "10", "2", ":", "(", ")", " ", "'", "\"", "*", "+", "!", "@", "$", ";", ",", "[", "]", "{", "}", "|", "\\", "^", "`", "<", ">"}
+	gen := func() string {
+		n := r.IntN(7)
+		s := ""
+		for range n {
+			s += pieces[r.IntN(len(pieces))]
+		}
+		return s
+	}
+	for range 200000 {
+		a := gen()
+		b := a
+		if r.IntN(2) == 0 {
+			b = gen()
+		} else if len(b) > 0 {
+			// Near-equal strings exercise the later comparison levels.
+			i := r.IntN(len(b))
+			b = b[:i] + pieces[r.IntN(len(pieces))] + b[i:]
+		}
+		check(a, b)
+	}
+}
+
+func TestSortByMixesFastAndCollatorColumns(t *testing.T) {
+	// The non-ASCII string forces the collator for that column; the result
+	// must still be in collation order.
+	in := []string{"https://b.example/", "https://bücher.de/", "https://a.example/", "https://B.example/"}
+	Sort(in)
+	want := []string{"https://a.example/", "https://b.example/", "https://B.example/", "https://bücher.de/"}
+	for i := range want {
+		if in[i] != want[i] {
+			t.Fatalf("Sort = %q, want %q", in, want)
+		}
+	}
+}
+
+func BenchmarkSortURLs(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	urls := make([]string, 20000)
+	for i := range urls {
+		urls[i] = "https://www.example.org/articles/item-" + string(rune('a'+r.IntN(26))) + "/" + string(rune('0'+r.IntN(10)))
+	}
+	b.ResetTimer()
+	for range b.N {
+		s := append([]string(nil), urls...)
+		Sort(s)
+	}
+}
