@@ -110,7 +110,7 @@ func resolveConfig(run *Run, dryRunArg *bool) (*citationConfig, error) {
 	rcMode := rc.Effective.Citations.Mode
 	switch {
 	case rcMode == ModeOffline || rcMode == ModeOnline || rcMode == "dry_run":
-		c.mode, c.modeSource = ModeOnline, "run-config.effective.citations.mode"
+		c.mode, c.modeSource = ModeOnline, "run-config.effective.citations"
 		if rcMode == ModeOffline {
 			c.mode = ModeOffline
 		}
@@ -120,7 +120,7 @@ func resolveConfig(run *Run, dryRunArg *bool) (*citationConfig, error) {
 			c.mode = ModeOffline
 		}
 	default:
-		c.mode, c.modeSource = ModeOnline, "default"
+		c.mode, c.modeSource = ModeOnline, "unset"
 	}
 
 	if c.mode == ModeOnline {
@@ -128,9 +128,11 @@ func resolveConfig(run *Run, dryRunArg *bool) (*citationConfig, error) {
 		case dryRunArg != nil:
 			c.onlineDryRun, c.onlineDryRunSource = *dryRunArg, "arg.online_dry_run"
 		case rcMode == "dry_run":
-			c.onlineDryRun, c.onlineDryRunSource = true, "run-config.effective.citations.mode"
+			c.onlineDryRun, c.onlineDryRunSource = true, "run-config.effective.citations"
 		default:
-			c.onlineDryRunSource = "default"
+			// The reference's label (origin §1.6), also when the value is
+			// simply false; online_fixtures.v1 allows only these labels.
+			c.onlineDryRunSource = "run-config.effective.citations"
 		}
 	}
 

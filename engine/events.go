@@ -55,7 +55,12 @@ type emitter struct {
 
 func (em *emitter) emit(ctx context.Context, ev Event) error {
 	if em.ch == nil {
-		return ctx.Err()
+		// Report cancellation as the CANCELLED envelope, never as a bare
+		// context error (which AsError would turn into WRITE_FAILED).
+		if ctx.Err() != nil {
+			return cancelled()
+		}
+		return nil
 	}
 	em.seq++
 	ev.Seq = em.seq

@@ -149,29 +149,49 @@ func (e *Engine) renderOnlineArtifacts(run *Run, in *validateInputs, v *validati
 	return f, nil
 }
 
-// write persists the side artifacts. A stale queue file from an earlier run
-// is removed when nothing is blocked any more (the reference left it behind).
-func (f *onlineFiles) write() error {
-	for _, w := range []struct {
-		path string
-		data []byte
-	}{{f.capturePath, f.capture}, {f.latestPath, f.latest}, {f.blockedPath, f.blocked}} {
-		if err := writeArtifact(w.path, w.data, "cannot persist online citation artifacts"); err != nil {
-			return err
-		}
+// pending lists the side artifacts to write.
+func (f *onlineFiles) pending() []pendingWrite {
+	const msg = "cannot persist online citation artifacts"
+	ws := []pendingWrite{{f.capturePath, msg, f.capture}, {f.latestPath, msg, f.latest}, {f.blockedPath, msg, f.blocked}}
+	if f.queue != nil {
+		ws = append(ws, pendingWrite{f.queuePath, msg, f.queue})
 	}
-	if f.queue == nil {
-		if err := os.Remove(f.queuePath); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return newError(CodeWriteFailed, "cannot persist online citation artifacts", map[string]any{"path": f.queuePath, "reason": err.Error()})
-		}
+	return ws
+}
+
+// checkStaleQueue fails early when a stale queue could not be removed
+// (a directory in its place), so that nothing is written before the failure.
+func (f *onlineFiles) checkStaleQueue() error {
+	if f.queue != nil {
 		return nil
 	}
-	// writeArtifact returns *Error; returning it directly would turn a nil
-	// *Error into a non-nil error interface and fail every successful run.
-	if werr := writeArtifact(f.queuePath, f.queue, "cannot persist online citation artifacts"); werr != nil {
-		return werr
+	if fi, err := os.Lstat(f.queuePath); err == nil && fi.IsDir() {
+		return newError(CodeWriteFailed, "cannot persist online citation artifacts", map[string]any{"path": f.queuePath, "reason": "is a directory"})
 	}
 	return nil
+}
+
+// removeStaleQueue removes a queue file from an earlier run when nothing is
+// blocked any more (the reference left it behind).
+func (f *onlineFiles) removeStaleQueue() error {
+	if f.queue != nil {
+		return nil
+	}
+	if err := os.Remove(f.queuePath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return newError(CodeWriteFailed, "cannot persist online citation artifacts", map[string]any{"path": f.queuePath, "reason": err.Error()})
+	}
+	return nil
+}
+
+// write persists the side artifacts.
+func (f *onlineFiles) write() error {
+	if err := f.checkStaleQueue(); err != nil {
+		return err
+	}
+	if err := writeAll(f.pending()); err != nil {
+		return err
+	}
+	return f.removeStaleQueue()
 }
 
 func (e *Engine) writeOnlineArtifacts(run *Run, in *validateInputs, v *validation, res *ValidateResult) error {

@@ -172,6 +172,14 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 		pendingWrite{art.Citations, "cannot write citations.jsonl", citations},
 		pendingWrite{art.Report, "cannot write validated-citations.md", md},
 		pendingWrite{art.Gates, "cannot write gates.json", gates})
+	if online != nil {
+		// One commit for everything, so a failing side artifact cannot leave
+		// the main artifacts already replaced.
+		if err := online.checkStaleQueue(); err != nil {
+			return nil, err
+		}
+		writes = append(writes, online.pending()...)
+	}
 	if err := writeAll(writes); err != nil {
 		return nil, err
 	}
@@ -179,7 +187,7 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	vres := &ValidateResult{OK: true, RunID: run.Manifest.RunID, CitationsPath: art.Citations, Mode: in.cfg.mode,
 		Validated: len(v.records), InputsDigest: v.digest}
 	if online != nil {
-		if err := online.write(); err != nil {
+		if err := online.removeStaleQueue(); err != nil {
 			return nil, err
 		}
 		online.fill(vres)

@@ -582,17 +582,22 @@ func formDecode(s string) string {
 	return string(b)
 }
 
-// RedactText redacts every http or https URL inside free text, such as a
-// markdown source line or an error from net/http (which embeds the full
-// request URL, query included, and masks only a password). The rest of the
-// text is returned unchanged.
+// RedactText redacts free text, such as a markdown source line or an error
+// message from net/http (which embeds the full URL): every http or https URL
+// in it, with RedactURL's rules, and every other word that is a secret by
+// itself — a key=value pair with a sensitive key (password=…, api_key=…) or a
+// credential-shaped token (ghp_…, AKIA…, xoxb-…, a JWT). Everything else is
+// left byte for byte.
 //
 // A URL runs from "http://" or "https://" (any case) to the first white
-// space, control character, <, >, ", ' or backtick, or to a ")" or "]"
-// that has no matching opener inside the URL, so markdown's [text](url)
-// ends at the link's ")" while a Wikipedia-style /Foo_(bar) keeps its own.
+// space, control character, one of <>"'` or an unbalanced closing bracket.
 // Sentence punctuation at the very end (.,:;!?) is left outside the URL.
 func RedactText(s string) string {
+	return redactWords(redactTextURLs(s))
+}
+
+// redactTextURLs redacts the URLs inside s.
+func redactTextURLs(s string) string {
 	var b strings.Builder
 	done := 0
 	for i := 0; i < len(s); i++ {
@@ -620,6 +625,51 @@ func RedactText(s string) string {
 	}
 	b.WriteString(s[done:])
 	return b.String()
+}
+
+// redactWords redacts the white-space separated words of s that are
+// secrets by themselves; words holding a URL were handled by redactTextURLs.
+func redactWords(s string) string {
+	var b strings.Builder
+	done := 0
+	for i := 0; i < len(s); {
+		if isSpaceByte(s[i]) {
+			i++
+			continue
+		}
+		end := i
+		for end < len(s) && !isSpaceByte(s[end]) {
+			end++
+		}
+		if w := s[i:end]; !strings.Contains(w, "://") && wordMaySecret(w) {
+			var wb strings.Builder
+			writePairs(&wb, w, 0)
+			if red := wb.String(); red != w {
+				if b.Len() == 0 {
+					b.Grow(len(s))
+				}
+				b.WriteString(s[done:i])
+				b.WriteString(red)
+				done = end
+			}
+		}
+		i = end
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// wordMaySecret is a cheap filter before a word is examined as a query:
+// only a key=value pair or a credential shape can change.
+func wordMaySecret(w string) bool {
+	return strings.IndexByte(w, '=') >= 0 || indexFold(w, "%3d") >= 0 || shapeSecret(w)
+}
+
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
 // urlLen returns the length of the URL at the start of s.

@@ -240,7 +240,10 @@ func TestRedactText(t *testing.T) {
 			"`HTTPS://x.com/?password=" + R + "`"},
 		{"quotes", `href='http://u:p@h/'`, `href='http://REDACTED@h/'`},
 		{"clean URLs untouched", "see https://example.com/a?q=1 and http://b.org", "see https://example.com/a?q=1 and http://b.org"},
-		{"no URL", "nothing to see here: token=abc", "nothing to see here: token=abc"},
+		{"secret word without URL", "nothing to see here: token=abc", "nothing to see here: token=" + R},
+		{"token shape beside a URL", "- https://x.com/a (deploy key ghp_0123456789abcdefghijABCDEFGHIJ012345)",
+			"- https://x.com/a (deploy key " + R}, // the whole word goes, punctuation included
+		{"ordinary words untouched", "a=b is fine; so is ghost and sk-SK", "a=b is fine; so is ghost and sk-SK"},
 		{"scheme only", "http:// https://", "http:// https://"},
 		{"unicode around", "→https://x.com/?token=秘密 ←", "→https://x.com/?token=" + R + " ←"},
 	}

@@ -49,7 +49,8 @@ type Link struct {
 	Line int
 	// SourceLine is that whole line with surrounding whitespace trimmed.
 	SourceLine string
-	Kind       Kind
+	// Kind says how the link was written.
+	Kind Kind
 }
 
 // bareURL decides what a bare URL is. It follows cmark-gfm's url_match (the
@@ -70,7 +71,7 @@ var bareURL = regexp.MustCompile(`^\t?(?i:https?)://[^\s\p{Z}<]+`)
 // decision to bareURL, which is what makes HTTPS:// work. "\t" is there
 // because linkify is triggered by a tab but skips only a space before the
 // URL, so a URL after a tab would otherwise never be linked; the tab then
-// ends up in the link's value and autolinkURL strips it.
+// ends up in the link's value and extractor.autolink strips it.
 //
 // Tables and strikethrough are on so that a table of sources or ~~struck~~
 // text parse the way GitHub shows them. The task-list extension is left out:
@@ -111,8 +112,6 @@ func Sources(src []byte) []Link {
 	return x.links
 }
 
-const sourcesTitle = "Sources"
-
 // isSourcesHeading compares the heading's rendered text, so closing #s,
 // setext underlines and inline markup around the word do not matter.
 func isSourcesHeading(h *ast.Heading, src []byte) bool {
@@ -132,14 +131,9 @@ func isSourcesHeading(h *ast.Heading, src []byte) bool {
 		case *ast.AutoLink:
 			title = append(title, n.Label(src)...)
 		}
-		// Surrounding whitespace aside, a longer title cannot match, and
-		// this bounds the work on a pathological heading.
-		if len(title) > 2*len(sourcesTitle)+64 {
-			return ast.WalkStop, nil
-		}
 		return ast.WalkContinue, nil
 	})
-	return string(bytes.TrimSpace(title)) == sourcesTitle
+	return string(bytes.TrimSpace(title)) == "Sources"
 }
 
 type extractor struct {
@@ -147,6 +141,11 @@ type extractor struct {
 	lineStarts []int // byte offset of each line; built on the first link
 	links      []Link
 	seen       map[lineURL]struct{}
+
+	// The text of the line of the previous link, shared by every link on
+	// that line: copying a long line once per link is quadratic.
+	lastLine int
+	lastText string
 }
 
 type lineURL struct {
@@ -265,12 +264,10 @@ func (x *extractor) add(n ast.Node, raw string, kind Kind) {
 		x.seen = make(map[lineURL]struct{})
 	}
 	x.seen[key] = struct{}{}
-	x.links = append(x.links, Link{
-		URL:        u,
-		Line:       line + 1,
-		SourceLine: string(bytes.TrimSpace(x.lineText(line))),
-		Kind:       kind,
-	})
+	if len(x.links) == 0 || line != x.lastLine {
+		x.lastLine, x.lastText = line, string(bytes.TrimSpace(x.lineText(line)))
+	}
+	x.links = append(x.links, Link{URL: u, Line: line + 1, SourceLine: x.lastText, Kind: kind})
 }
 
 // nodePos returns the byte offset of n in the source. goldmark gives every

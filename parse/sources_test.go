@@ -402,13 +402,19 @@ func TestSourcesWaveCorpus(t *testing.T) {
 }
 
 // TestSourcesConcurrent lets the race detector check that the shared
-// goldmark instance is safe to use from several goroutines.
+// goldmark instance and the WHATWG parser are safe to use from several
+// goroutines.
 func TestSourcesConcurrent(t *testing.T) {
-	src := benchWave(25)
+	src := append(benchWave(25), "\n## Sources\n\n- https://bücher.de/straße\n- https://Example.COM:443/a/../b\n"...)
 	want := Sources(src)
 	done := make(chan []Link)
 	for range 4 {
-		go func() { done <- Sources(src) }()
+		go func() {
+			for _, l := range want {
+				_, _ = Normalize(l.URL)
+			}
+			done <- Sources(src)
+		}()
 	}
 	for range 4 {
 		if got := <-done; !slices.Equal(got, want) {

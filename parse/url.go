@@ -105,8 +105,22 @@ func fastCanonical(raw string) (href string, ok bool) {
 	return scheme + strings.ToLower(host) + tail, true
 }
 
+// hasPrefixFold reports whether s starts with the lowercase ASCII prefix,
+// ignoring ASCII case only (strings.EqualFold would also fold 'ſ' to 's').
 func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func hasUpper(s string) bool {

@@ -4,7 +4,26 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"sync/atomic"
 )
+
+// slowValidations counts the documents handed to the general validator, so
+// that tests can tell the fast paths are taken.
+var slowValidations atomic.Int64
+
+// fastOK reports whether doc is valid against the named schema by one of the
+// fast paths. false means only that the general validator must decide.
+func fastOK(name Name, doc any) bool {
+	switch name {
+	case Citation:
+		return citationOK(doc)
+	case FoundBy:
+		return foundByDocOK(doc)
+	case URLMap:
+		return urlMapDocOK(doc)
+	}
+	return false
+}
 
 // citationOK is a fast path for the hottest validation, citation.v1 (a run
 // validates every record of citations.jsonl, tens of thousands of them): the
@@ -118,11 +137,17 @@ func isCID(s string) bool {
 		return false
 	}
 	for i := 4; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+		if !lowerHex[s[i]] {
 			return false
 		}
 	}
 	return true
+}
+
+// lowerHex marks the bytes of lowercase hexadecimal digits.
+var lowerHex = [256]bool{
+	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true,
+	'a': true, 'b': true, 'c': true, 'd': true, 'e': true, 'f': true,
 }
 
 // isInteger reports whether v is a JSON number that is plainly an integer.
@@ -133,6 +158,136 @@ func isInteger(v any) bool {
 		return err == nil
 	case float64:
 		return n == math.Trunc(n) && math.Abs(n) < 1<<53
+	}
+	return false
+}
+
+// foundByDocOK is the fast path for a whole found_by.v1 document, which
+// holds one item per URL occurrence of a run, up to tens of thousands: the
+// general validator takes seconds over such a document, this check a few
+// milliseconds. Like citationOK it is conservative: it may reject a document
+// the schema accepts (Validate then asks the schema), but must never accept
+// one the schema rejects; TestDocFastPathsAreConservative checks that.
+func foundByDocOK(doc any) bool {
+	m, ok := doc.(map[string]any)
+	// Exactly the three required properties: additionalProperties is false.
+	if !ok || len(m) != 3 || m["schema_version"] != "found_by.v1" || !nonBlank(m["run_id"]) {
+		return false
+	}
+	items, ok := m["items"].([]any)
+	if !ok {
+		return false
+	}
+	for _, it := range items {
+		if !foundByItemOK(it) {
+			return false
+		}
+	}
+	return true
+}
+
+// foundByItemOK is foundByDocOK for one item.
+func foundByItemOK(doc any) bool {
+	item, ok := doc.(map[string]any)
+	if !ok {
+		return false
+	}
+	required := 0
+	for k, v := range item {
+		switch k {
+		case "url_original":
+			if s, ok := v.(string); !ok || s == "" {
+				return false
+			}
+		case "wave":
+			switch v {
+			case "wave-1", "wave-2":
+			default:
+				return false
+			}
+		case "perspective_id", "source_line":
+			if _, ok := v.(string); !ok {
+				return false
+			}
+		case "ordinal":
+			if !isPositiveInteger(v) {
+				return false
+			}
+		case "artifact_path":
+			// The pattern ^[^/] asks for a first character other than
+			// '/'; the first rune of a string is '/' exactly when its
+			// first byte is, invalid UTF-8 included.
+			if s, ok := v.(string); !ok || s == "" || s[0] == '/' {
+				return false
+			}
+			continue // optional
+		default:
+			return false
+		}
+		required++
+	}
+	return required == 5
+}
+
+// urlMapDocOK is the fast path for a whole url_map.v1 document, one item per
+// distinct URL of a run; see foundByDocOK. The schema allows unknown
+// properties in the document and in its items and says nothing about their
+// values, so neither does this check.
+func urlMapDocOK(doc any) bool {
+	m, ok := doc.(map[string]any)
+	if !ok || m["schema_version"] != "url_map.v1" || !nonBlank(m["run_id"]) {
+		return false
+	}
+	items, ok := m["items"].([]any)
+	if !ok {
+		return false
+	}
+	for _, it := range items {
+		item, ok := it.(map[string]any)
+		if !ok || !nonBlank(item["url_original"]) || !nonBlank(item["normalized_url"]) {
+			return false
+		}
+		if s, ok := item["cid"].(string); !ok || !isCID(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// nonBlank reports whether v is a string holding a visible ASCII character,
+// which is not whitespace, so the string matches $defs/nonEmpty (not empty
+// after JavaScript's trim). Strings whose only non-blank characters lie
+// beyond ASCII are left to the schema.
+func nonBlank(v any) bool {
+	s, ok := v.(string)
+	if !ok {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c > ' ' && c < 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// isPositiveInteger reports whether v is a JSON number that is plainly an
+// integer of at least 1: a json.Number of decimal digits without a sign,
+// leading zero, fraction or exponent, or a float64 with no fractional part.
+func isPositiveInteger(v any) bool {
+	switch n := v.(type) {
+	case json.Number:
+		if n == "" || n[0] < '1' || n[0] > '9' {
+			return false
+		}
+		for i := 1; i < len(n); i++ {
+			if n[i] < '0' || n[i] > '9' {
+				return false
+			}
+		}
+		return true
+	case float64:
+		return n >= 1 && n < 1<<53 && n == math.Trunc(n)
 	}
 	return false
 }

@@ -1,12 +1,20 @@
 package schema
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // deepCopy copies a decoded JSON document.
@@ -79,7 +87,9 @@ var citationValues = []any{
 	map[string]any{"wave": 2.0, "perspective_id": "p", "agent_type": "a", "artifact_path": "w/p.md", "source_line": "- x"},
 }
 
-// mutate applies value at ptr when the parent exists; it reports whether it did.
+// mutate applies value at ptr when the parent exists; it reports whether it
+// did. An array index may be negative, counting from the end: -1 is the last
+// element.
 func mutate(doc any, ptr string, value any) bool {
 	tokens := strings.Split(ptr, "/")[1:]
 	cur := doc
@@ -88,10 +98,11 @@ func mutate(doc any, ptr string, value any) bool {
 		case map[string]any:
 			cur = c[tok]
 		case []any:
-			if len(c) == 0 {
+			i, ok := index(c, tok)
+			if !ok {
 				return false
 			}
-			cur = c[0]
+			cur = c[i]
 		default:
 			return false
 		}
@@ -106,13 +117,26 @@ func mutate(doc any, ptr string, value any) bool {
 		}
 		return true
 	case []any:
-		if _, ok := value.(deleteValue); ok || len(c) == 0 {
+		i, ok := index(c, last)
+		if _, del := value.(deleteValue); del || !ok {
 			return false
 		}
-		c[0] = value
+		c[i] = value
 		return true
 	}
 	return false
+}
+
+// index resolves an array index token of mutate.
+func index(a []any, tok string) (int, bool) {
+	i, err := strconv.Atoi(tok)
+	if err != nil {
+		return 0, false
+	}
+	if i < 0 {
+		i += len(a)
+	}
+	return i, i >= 0 && i < len(a)
 }
 
 // The fast path must never accept what the schema rejects, and must accept
@@ -184,4 +208,313 @@ func describe(v any) string {
 		return "<unencodable>"
 	}
 	return string(b)
+}
+
+// decodeValue round-trips v through JSON the way ValidateJSON decodes
+// documents, with json.Number numbers.
+func decodeValue(tb testing.TB, v any) any {
+	tb.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		tb.Fatal(err)
+	}
+	return doc
+}
+
+// foundByDoc builds a valid found_by.v1 document of n items as the extract
+// stage writes it: several URLs per artifact, artifact_path on most items.
+func foundByDoc(tb testing.TB, n int) any {
+	tb.Helper()
+	items := make([]any, n)
+	for i := range items {
+		wave := "wave-1"
+		if i%3 == 2 {
+			wave = "wave-2"
+		}
+		u := fmt.Sprintf("https://example%d.com/articles/%d?ref=%d", i%97, i, i%13)
+		item := map[string]any{
+			"url_original":   u,
+			"wave":           wave,
+			"perspective_id": fmt.Sprintf("p%d", i%11),
+			"source_line":    "- see " + u + " for details",
+			"ordinal":        i%40 + 1,
+		}
+		if i%5 != 0 {
+			item["artifact_path"] = fmt.Sprintf("%s/p%d.md", wave, i%11)
+		}
+		items[i] = item
+	}
+	return decodeValue(tb, map[string]any{"schema_version": "found_by.v1", "run_id": "dr_20250101_bench", "items": items})
+}
+
+// urlMapDoc builds a valid url_map.v1 document of n items as the normalize
+// stage writes it.
+func urlMapDoc(tb testing.TB, n int) any {
+	tb.Helper()
+	items := make([]any, n)
+	for i := range items {
+		nu := fmt.Sprintf("https://example%d.com/articles/%d", i%97, i)
+		sum := sha256.Sum256([]byte(nu))
+		items[i] = map[string]any{
+			"url_original":   nu + "?utm_source=x",
+			"normalized_url": nu,
+			"cid":            "cid_" + hex.EncodeToString(sum[:]),
+		}
+	}
+	return decodeValue(tb, map[string]any{"schema_version": "url_map.v1", "run_id": "dr_20250101_bench", "items": items})
+}
+
+// docFastPath describes a document-level fast path for
+// TestDocFastPathsAreConservative.
+type docFastPath struct {
+	name  Name
+	ok    func(any) bool
+	bases func(t *testing.T) []any // valid documents the fast path must accept
+	paths []string                 // where mutations are applied
+}
+
+// bothDecodings decodes data as ValidateJSON does (json.Number) and as
+// json.Unmarshal into an any does (float64).
+func bothDecodings(t *testing.T, data []byte) []any {
+	t.Helper()
+	var plain any
+	if err := json.Unmarshal(data, &plain); err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	return []any{doc, plain}
+}
+
+// docBases returns every decoding of the files and generated documents.
+func docBases(t *testing.T, paths []string, generated ...any) []any {
+	t.Helper()
+	var out []any
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, bothDecodings(t, data)...)
+	}
+	for _, g := range generated {
+		data, err := json.Marshal(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, bothDecodings(t, data)...)
+	}
+	return out
+}
+
+// itemPaths are the item fields in the first and the last item of a document.
+func itemPaths(fields ...string) []string {
+	var out []string
+	for _, i := range []string{"0", "-1"} {
+		out = append(out, "/items/"+i)
+		for _, f := range fields {
+			out = append(out, "/items/"+i+"/"+f)
+		}
+	}
+	return out
+}
+
+var docFastPaths = []docFastPath{
+	{
+		name: FoundBy,
+		ok:   foundByDocOK,
+		bases: func(t *testing.T) []any {
+			return docBases(t, []string{"testdata/found-by.json"},
+				foundByDoc(t, 7),
+				map[string]any{"schema_version": "found_by.v1", "run_id": " r ", "items": []any{}},
+				map[string]any{"schema_version": "found_by.v1", "run_id": "r", "items": []any{
+					map[string]any{"url_original": " ", "wave": "wave-2", "perspective_id": "", "source_line": "", "ordinal": 1, "artifact_path": "x"},
+					map[string]any{"url_original": "u", "wave": "wave-1", "perspective_id": "p", "source_line": "s", "ordinal": 9007199254740991, "artifact_path": "é/p.md"},
+				}})
+		},
+		paths: append([]string{"/schema_version", "/run_id", "/items", "/extra"},
+			itemPaths("url_original", "wave", "perspective_id", "source_line", "ordinal", "artifact_path", "extra")...),
+	},
+	{
+		name: URLMap,
+		ok:   urlMapDocOK,
+		bases: func(t *testing.T) []any {
+			return docBases(t, []string{fixtures + "validate/url-map.json"},
+				urlMapDoc(t, 7),
+				map[string]any{"schema_version": "url_map.v1", "run_id": "r", "items": []any{}},
+				map[string]any{"schema_version": "url_map.v1", "run_id": "\tr", "generated_at": json.Number("3"), "items": []any{
+					map[string]any{"url_original": " x", "normalized_url": "x ", "cid": validCID, "notes": nil, "n": []any{1}},
+				}})
+		},
+		paths: append([]string{"/schema_version", "/run_id", "/items", "/extra"},
+			itemPaths("url_original", "normalized_url", "cid", "extra")...),
+	},
+}
+
+// docValues are the values mutations set: wrong types, blank strings (by
+// JavaScript's trim and otherwise), near-miss constants, enum values and cids,
+// integers and non-integers at the boundaries, whole items and non-JSON Go
+// values.
+var docValues = []any{
+	deleteValue{}, nil, true, false,
+	"", " ", "\t", "\n", "\v", "\f", "\r", "\x00", "\u0085", "\u00a0", "\u1680", "\u2000", "\u200a", "\u2028",
+	"\u2029", "\u202f", "\u205f", "\u3000", "\ufeff", " \u3000\t\ufeff ", "\u3000x", "\xff", "é", "x", " x ",
+	"https://example.com/a", "/abs/p.md", "//x", "/", "rel/p.md", "\n/x", "\x00x", "é/p.md", "\xff/x", " /x", "./x",
+	"found_by.v1", "found_by.v2", "FOUND_BY.V1", "found_by.v1 ", "url_map.v1", "url_map.v2", "url_map.v1\x00",
+	"wave-1", "wave-2", "wave-3", "wave-0", "Wave-1", "wave-1 ", "wave1", "1", "2",
+	validCID, strings.ToUpper(validCID), "cid_" + strings.ToUpper(validCID[4:]), validCID[:67], validCID + "0",
+	"cid_" + strings.Repeat("g", 64), " " + validCID, validCID[4:],
+	json.Number("1"), json.Number("2"), json.Number("3"), json.Number("40"), json.Number("0"), json.Number("-0"),
+	json.Number("-1"), json.Number("1.0"), json.Number("1.5"), json.Number("0.5"), json.Number("2e0"),
+	json.Number("1e2"), json.Number("1E2"), json.Number("01"), json.Number("+1"), json.Number(" 1"),
+	json.Number("1e400"), json.Number("123456789012345678901234567890"), json.Number(""), json.Number("1x"),
+	1.0, 2.0, 40.0, 0.0, math.Copysign(0, -1), -1.0, 0.5, 1.5, 1e300, 9007199254740991.0, 9007199254740992.0,
+	math.Inf(1), math.Inf(-1), math.NaN(), 1, int64(2), float32(1),
+	[]any{}, map[string]any{}, []any{"x"}, []any{nil}, []any{map[string]any{}}, map[string]string{"a": "b"}, []string{"x"},
+	make(chan int),
+	map[string]any{"url_original": "u", "wave": "wave-1", "perspective_id": "p", "source_line": "s", "ordinal": json.Number("1")},
+	map[string]any{"url_original": "u", "wave": "wave-2", "perspective_id": "p", "source_line": "s", "ordinal": 2.0, "artifact_path": "w/p.md"},
+	map[string]any{"url_original": "u", "wave": 1.0, "perspective_id": "p", "source_line": "s", "ordinal": json.Number("1")},
+	map[string]any{"url_original": "u", "normalized_url": "n", "cid": validCID},
+	map[string]any{"url_original": "u", "normalized_url": " ", "cid": validCID},
+	map[string]any{"wave": json.Number("1"), "perspective_id": "p", "agent_type": "a", "artifact_path": "w/p.md"},
+	[]any{map[string]any{"url_original": "u", "wave": "wave-1", "perspective_id": "p", "source_line": "s", "ordinal": json.Number("1")}},
+	[]any{map[string]any{"url_original": "u", "normalized_url": "n", "cid": validCID}},
+}
+
+// The document fast paths must never accept what the schema rejects, and
+// must accept ordinary valid documents (or they would be no faster).
+func TestDocFastPathsAreConservative(t *testing.T) {
+	schemas, err := compiled()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fp := range docFastPaths {
+		t.Run(string(fp.name), func(t *testing.T) {
+			s := schemas[fp.name]
+			bases := fp.bases(t)
+			for _, b := range bases {
+				if err := s.Validate(b); err != nil {
+					t.Fatalf("base document is invalid: %v", err)
+				}
+				if !fp.ok(b) {
+					t.Errorf("fast path rejects valid document %s", describe(b))
+				}
+			}
+			accepted, tried, declined := 0, 0, 0
+			check := func(doc any, what string) {
+				tried++
+				if !fp.ok(doc) {
+					if schemaAccepts(s, doc) {
+						declined++ // allowed: Validate asks the schema
+					}
+					return
+				}
+				accepted++
+				if err := s.Validate(doc); err != nil {
+					t.Errorf("fast path accepts %s, schema rejects: %v", what, err)
+				}
+			}
+			// Whole documents of the wrong shape.
+			for _, v := range docValues {
+				if _, ok := v.(deleteValue); !ok {
+					check(v, "document "+describe(v))
+				}
+			}
+			for _, b := range bases {
+				for _, p := range fp.paths {
+					for _, v := range docValues {
+						doc := deepCopy(b)
+						if mutate(doc, p, v) {
+							check(doc, p+"="+describe(v))
+						}
+					}
+				}
+			}
+			// Random combinations of up to four mutations.
+			rng := rand.New(rand.NewPCG(3, 4))
+			for range 20000 {
+				doc := deepCopy(bases[rng.IntN(len(bases))])
+				var what []string
+				for range 1 + rng.IntN(4) {
+					p := fp.paths[rng.IntN(len(fp.paths))]
+					v := docValues[rng.IntN(len(docValues))]
+					if mutate(doc, p, v) {
+						what = append(what, p+"="+describe(v))
+					}
+				}
+				check(doc, strings.Join(what, ", "))
+			}
+			if accepted == 0 || accepted == tried {
+				t.Errorf("fast path accepted %d of %d mutated documents; the test exercises nothing", accepted, tried)
+			}
+			t.Logf("fast path accepted %d of %d mutated documents; declined %d the schema accepts", accepted, tried, declined)
+		})
+	}
+}
+
+// Valid documents of pipeline size are accepted by the fast paths through
+// Validate and ValidateJSON, without the general validator.
+func TestDocFastPathsAreTaken(t *testing.T) {
+	docs := []struct {
+		name Name
+		doc  any
+	}{
+		{FoundBy, foundByDoc(t, 10000)},
+		{URLMap, urlMapDoc(t, 10000)},
+	}
+	for _, d := range docs {
+		data, err := json.Marshal(d.doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plain any
+		if err := json.Unmarshal(data, &plain); err != nil {
+			t.Fatal(err)
+		}
+		before := slowValidations.Load()
+		if err := Validate(d.name, d.doc); err != nil {
+			t.Errorf("%s: Validate: %v", d.name, err)
+		}
+		if err := Validate(d.name, plain); err != nil {
+			t.Errorf("%s: Validate (float64 numbers): %v", d.name, err)
+		}
+		if _, err := ValidateJSON(d.name, data); err != nil {
+			t.Errorf("%s: ValidateJSON: %v", d.name, err)
+		}
+		if n := slowValidations.Load() - before; n != 0 {
+			t.Errorf("%s: %d of 3 valid 10,000-item documents went to the general validator", d.name, n)
+		}
+		// An invalid last item is still found, by the general validator.
+		items := d.doc.(map[string]any)["items"].([]any)
+		items[len(items)-1].(map[string]any)["url_original"] = ""
+		var se *Error
+		if err := Validate(d.name, d.doc); !errors.As(err, &se) || se.Pointer != "/items/9999/url_original" {
+			t.Errorf("%s: Validate(invalid) = %v, want violation at /items/9999/url_original", d.name, err)
+		}
+		if n := slowValidations.Load() - before; n != 1 {
+			t.Errorf("%s: the general validator ran %d times, want 1", d.name, n)
+		}
+	}
+}
+
+// schemaAccepts reports whether the general validator accepts doc; it panics
+// on some values no JSON text decodes to, which count as rejected.
+func schemaAccepts(s *jsonschema.Schema, doc any) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return s.Validate(doc) == nil
 }

@@ -517,3 +517,25 @@ func BenchmarkValidateCitationInvalid(b *testing.B) {
 		}
 	}
 }
+
+// A found-by.json at the pipeline's upper bound, 50,000 items.
+func BenchmarkValidateFoundBy50k(b *testing.B) {
+	doc := foundByDoc(b, 50000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Validate(FoundBy, doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// A typical large url-map.json, 25,000 items.
+func BenchmarkValidateURLMap25k(b *testing.B) {
+	doc := urlMapDoc(b, 25000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Validate(URLMap, doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,40 @@
+package parse_test
+
+import (
+	"fmt"
+
+	"github.com/citegate/citegate/parse"
+)
+
+func ExampleSources() {
+	wave := []byte(`## Findings
+
+Background: https://findings.example.com/not-a-source
+
+## Sources
+
+- [Report](https://Example.com/report.pdf)
+- https://en.wikipedia.org/wiki/Foo_(bar).
+- <https://example.org/a?utm_source=x&id=1>
+`)
+	for _, l := range parse.Sources(wave) {
+		fmt.Println(l.Line, l.Kind, l.URL)
+	}
+	// Output:
+	// 7 inline https://example.com/report.pdf
+	// 8 bare https://en.wikipedia.org/wiki/Foo_(bar)
+	// 9 autolink https://example.org/a?utm_source=x&id=1
+}
+
+func ExampleNormalize() {
+	n, err := parse.Normalize("https://Example.com:443/path/?b=2&a=1&utm_source=abc#frag")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(n)
+	fmt.Println(parse.CID(n))
+	// Output:
+	// https://example.com/path?a=1&b=2
+	// cid_94ab2087f4c4ce19d248cfbab9e2b19cc5065e443510f7f37cab7347aaa7df0c
+}
