@@ -71,11 +71,11 @@ type gateCDigest struct {
 	CitationsSet []statusPair `json:"citations_set"`
 }
 
-// gateC computes Gate C from the extracted URL lines and the citation
-// statuses. artifacts are the two input paths relative to the run root.
-func gateC(extracted []string, records []statusPair, checkedAt string, artifacts []string) (*GateCResult, error) {
+// normalizedSet is Gate C's U: the extracted URL lines normalized, distinct,
+// in collation order.
+func normalizedSet(extracted []string) ([]string, error) {
 	set := map[string]bool{}
-	var u []string
+	u := []string{}
 	for _, line := range distinctSorted(extracted) {
 		n, err := normalizeOne(line, "failed to normalize extracted URL")
 		if err != nil {
@@ -87,8 +87,14 @@ func gateC(extracted []string, records []statusPair, checkedAt string, artifacts
 		}
 	}
 	icu.Sort(u)
+	return u, nil
+}
+
+// gateC computes Gate C from U (see normalizedSet) and the citation
+// statuses. artifacts are the two input paths relative to the run root.
+func gateC(u []string, records []statusPair, checkedAt string, artifacts []string) (*GateCResult, error) {
 	if u == nil {
-		u = []string{}
+		u = []string{} // digests as [], not null
 	}
 	byURL := make(map[string]string, len(records))
 	for _, r := range records {
@@ -209,7 +215,11 @@ func (e *Engine) GateC(_ context.Context, a GateCArgs) (*GateCResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := gateC(splitLines(data), statusPairs(records), e.nowISO(),
+	u, err := normalizedSet(splitLines(data))
+	if err != nil {
+		return nil, err
+	}
+	res, err := gateC(u, statusPairs(records), e.nowISO(),
 		[]string{relPOSIX(run.Root, citationsPath), relPOSIX(run.Root, extractedPath)})
 	if err != nil {
 		return nil, err

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // RunArgs configures the whole pipeline on one run directory.
@@ -124,7 +126,9 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 		Citations: in.citationsPath, Gates: run.gatesPath(), Report: run.citationsPath("validated-citations.md"),
 		Audit: run.auditPath(),
 	}
-	g, err := gateC(x.unique, statusPairs(v.records), e.nowISO(),
+	// nz.normalized is exactly Gate C's U for these extracted URLs, so the
+	// pipeline does not normalize them a second time.
+	g, err := gateC(nz.normalized, statusPairs(v.records), e.nowISO(),
 		[]string{relPOSIX(run.Root, art.Citations), relPOSIX(run.Root, art.ExtractedURLs)})
 	if err != nil {
 		return nil, err
@@ -137,33 +141,43 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 		return nil, err
 	}
 
-	// Render and check every artifact before the first byte is written.
-	writes, err := x.files(art.ExtractedURLs, art.FoundBy)
-	if err != nil {
-		return nil, err
-	}
-	nzFiles, err := nz.files(art.NormalizedURLs, art.URLMap)
-	if err != nil {
-		return nil, err
-	}
-	citations, err := encodeCitations(v.records, art.Citations)
-	if err != nil {
-		return nil, err
-	}
-	gatesDoc, err := e.loadGates(run, art.Gates)
-	if err != nil {
-		return nil, err
-	}
-	prevRev := gatesDoc.Revision
-	gates, err := e.applyGate(gatesDoc, "C", g.Update.C, g.InputsDigest, art.Gates)
-	if err != nil {
-		return nil, err
-	}
-	var online *onlineFiles
-	if in.cfg.mode == ModeOnline {
-		if online, err = e.renderOnlineArtifacts(run, in, v); err != nil {
-			return nil, err
+	// Render and check every artifact before the first byte is written. The
+	// encodings are independent, so they share the cores.
+	var (
+		writes, nzFiles []pendingWrite
+		citations       []byte
+		gatesDoc        *GatesDoc
+		gates           []byte
+		prevRev         int
+		online          *onlineFiles
+	)
+	var eg errgroup.Group
+	eg.Go(func() (err error) {
+		writes, err = x.files(art.ExtractedURLs, art.FoundBy)
+		return err
+	})
+	eg.Go(func() (err error) {
+		citations, err = encodeCitations(v.records, art.Citations)
+		return err
+	})
+	eg.Go(func() (err error) {
+		if nzFiles, err = nz.files(art.NormalizedURLs, art.URLMap); err != nil {
+			return err
 		}
+		if gatesDoc, err = e.loadGates(run, art.Gates); err != nil {
+			return err
+		}
+		prevRev = gatesDoc.Revision
+		if gates, err = e.applyGate(gatesDoc, "C", g.Update.C, g.InputsDigest, art.Gates); err != nil {
+			return err
+		}
+		if in.cfg.mode == ModeOnline {
+			online, err = e.renderOnlineArtifacts(run, in, v)
+		}
+		return err
+	})
+	if err := eg.Wait(); err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled()

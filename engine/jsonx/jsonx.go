@@ -61,7 +61,7 @@ func encode(v any, indent bool) ([]byte, error) {
 // escaped backslash followed by "u2028" (the text \u2028 literally in a string,
 // encoded as \\u2028) for an escape of the rune.
 func jsify(b []byte) []byte {
-	if !bytes.Contains(b, []byte(`\u202`)) && !bytes.Contains(b, []byte("-0")) {
+	if !bytes.Contains(b, []byte(`\u202`)) && !mayHaveNegativeZero(b) {
 		return b
 	}
 	out := make([]byte, 0, len(b))
@@ -91,6 +91,22 @@ func jsify(b []byte) []byte {
 }
 
 // isNumberByte reports whether c can continue a JSON number after its first digit.
+// mayHaveNegativeZero is a cheap pre-check for jsify: "-0" inside strings is
+// common (dates, slugs), but a number -0 can only follow a value separator.
+func mayHaveNegativeZero(b []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte("-0"))
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i == 0 || bytes.IndexByte([]byte(":[, \n"), b[i-1]) >= 0 {
+			return true
+		}
+		i += 2
+	}
+}
+
 func isNumberByte(c byte) bool {
 	return c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
 }
