@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -194,6 +195,15 @@ var fastTailChar = func() (t [256]bool) {
 // re-encoded with encodeURIComponent, and fragment and userinfo dropped.
 // It fails with a *URLError exactly where Canonical does.
 func Normalize(raw string) (string, error) {
+	if n, ok := fastNormalize(raw); ok {
+		return n, nil
+	}
+	return slowNormalize(raw)
+}
+
+// slowNormalize is Normalize through the WHATWG parser; it handles every
+// input, and fastNormalize is held to it by FuzzFastNormalize.
+func slowNormalize(raw string) (string, error) {
 	u, err := parseHTTP(raw)
 	if err != nil {
 		return "", err
@@ -208,16 +218,150 @@ func Normalize(raw string) (string, error) {
 		b.WriteByte(':')
 		b.WriteString(p)
 	}
-	path := u.Pathname()
+	b.WriteString(trimOneSlash(u.Pathname()))
+	var buf [8]queryPair
+	writeQuery(&b, queryPairs(buf[:0], u.Query()))
+	return b.String(), nil
+}
+
+// trimOneSlash removes exactly one trailing slash from a path other than "/".
+func trimOneSlash(path string) string {
 	if path != "/" && strings.HasSuffix(path, "/") {
-		path = path[:len(path)-1]
+		return path[:len(path)-1]
+	}
+	return path
+}
+
+// fastNormalize computes Normalize for the shape fastCanonical takes, plain
+// ASCII scheme://host/path?query#fragment, plus a numeric port, without the
+// WHATWG parser. It declines (ok is false) whatever it cannot be sure of.
+//
+// The host and path rules are fastCanonical's, with one addition: the path
+// may hold "'", which WHATWG leaves alone in a path. The query and fragment
+// may hold any printable ASCII: the fragment is dropped, and the query is
+// form-decoded next, which undoes exactly the escapes WHATWG would have
+// added (none of them makes or breaks a %xx triplet, since an escape
+// starts with '%' and escapes only non-hex characters).
+func fastNormalize(raw string) (n string, ok bool) {
+	var scheme, defaultPort string
+	switch {
+	case hasPrefixFold(raw, "https://"):
+		scheme, defaultPort = "https://", "443"
+	case hasPrefixFold(raw, "http://"):
+		scheme, defaultPort = "http://", "80"
+	default:
+		return "", false
+	}
+	rest := raw[len(scheme):]
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	host, tail := rest[:end], rest[end:]
+	host, port, hasPort := strings.Cut(host, ":")
+	if hasPort {
+		if port, ok = fastPort(port, defaultPort); !ok {
+			return "", false
+		}
+	}
+	if !fastHost(host) {
+		return "", false
+	}
+	beforeFragment, fragment, _ := strings.Cut(tail, "#")
+	path, query, _ := strings.Cut(beforeFragment, "?")
+	if !fastNormalizePath(path) || !fastPrintable(query, '#') || !fastPrintable(fragment, 0) {
+		return "", false
+	}
+	if path == "" {
+		path = "/" // a special URL's path is never empty
+	} else {
+		path = trimOneSlash(path)
+	}
+	var buf [8]queryPair
+	pairs := queryPairs(buf[:0], query)
+	// The common case, already normalized up to a trailing slash, query or
+	// fragment, is a prefix of raw and costs no allocation.
+	if at, end := len(scheme)+len(host), len(scheme)+len(host)+len(path); len(pairs) == 0 && !hasPort &&
+		end <= len(raw) && raw[at:end] == path && raw[:len(scheme)] == scheme && !hasUpper(host) {
+		return raw[:end], true
+	}
+	size := len(scheme) + len(host) + 1 + len(port) + len(path)
+	for _, p := range pairs {
+		size += len(p.key) + len(p.value) + 2
+	}
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(scheme)
+	for i := 0; i < len(host); i++ {
+		c := host[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	if port != "" {
+		b.WriteByte(':')
+		b.WriteString(port)
 	}
 	b.WriteString(path)
-	if q := normalizeQuery(u.Query()); q != "" {
-		b.WriteByte('?')
-		b.WriteString(q)
+	writeQuery(&b, pairs)
+	return b.String(), true
+}
+
+// fastPort returns the port WHATWG would serialize for the digits after a
+// host's ':' ("" for none or the scheme's default), declining anything but
+// up to five digits below 65536.
+func fastPort(digits, defaultPort string) (port string, ok bool) {
+	if len(digits) > 5 {
+		return "", false
 	}
-	return b.String(), nil
+	v := 0
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return "", false
+		}
+		v = v*10 + int(c-'0')
+	}
+	if v > 65535 {
+		return "", false
+	}
+	if digits == "" {
+		return "", true
+	}
+	port = strings.TrimLeft(digits, "0")
+	if port == "" {
+		port = "0"
+	}
+	if port == defaultPort {
+		return "", true
+	}
+	return port, true
+}
+
+// fastNormalizePath accepts a path WHATWG copies through unchanged and with
+// no dot segment to resolve: fastTail's path rule plus "'".
+func fastNormalizePath(path string) bool {
+	if strings.Contains(path, "/.") || strings.Contains(path, "%2e") || strings.Contains(path, "%2E") {
+		return false
+	}
+	for i := 0; i < len(path); i++ {
+		if c := path[i]; !fastTailChar[c] && c != '\'' {
+			return false
+		}
+	}
+	return true
+}
+
+// fastPrintable reports whether s is printable ASCII other than space and
+// the byte not (0 excludes nothing more).
+func fastPrintable(s string, not byte) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c >= 0x7f || c == not {
+			return false
+		}
+	}
+	return true
 }
 
 // CID returns "cid_" followed by the lowercase hex SHA-256 of normalized.
@@ -228,12 +372,14 @@ func CID(normalized string) string {
 
 type queryPair struct{ key, value string }
 
-// normalizeQuery reproduces the reference's round trip through
+// queryPairs and writeQuery reproduce the reference's round trip through
 // URLSearchParams: parse as application/x-www-form-urlencoded, drop tracking
 // keys, sort, and serialize with encodeURIComponent (which, unlike
 // URLSearchParams.toString, writes a space as %20 and leaves !'()* alone).
-func normalizeQuery(query string) string {
-	var pairs []queryPair
+//
+// queryPairs appends the decoded, filtered and sorted pairs of query to dst.
+func queryPairs(dst []queryPair, query string) []queryPair {
+	ascii := true
 	for piece := range strings.SplitSeq(query, "&") {
 		if piece == "" {
 			continue
@@ -243,24 +389,53 @@ func normalizeQuery(query string) string {
 		if isTrackingKey(k) {
 			continue
 		}
-		pairs = append(pairs, queryPair{k, formDecode(v)})
+		v = formDecode(v)
+		ascii = ascii && printableASCII(k) && printableASCII(v)
+		dst = append(dst, queryPair{k, v})
 	}
-	if len(pairs) == 0 {
-		return ""
+	if len(dst) < 2 {
+		return dst
 	}
-	icu.SortBy(pairs,
-		func(p queryPair) string { return p.key },
-		func(p queryPair) string { return p.value })
-	var b strings.Builder
+	if !ascii {
+		icu.SortBy(dst,
+			func(p queryPair) string { return p.key },
+			func(p queryPair) string { return p.value })
+		return dst
+	}
+	// For printable ASCII, icu.Compare is the comparison SortBy makes with
+	// its ASCII keys, without building them.
+	slices.SortStableFunc(dst, func(a, b queryPair) int {
+		if c := icu.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return icu.Compare(a.value, b.value)
+	})
+	return dst
+}
+
+// writeQuery writes "?" and the encoded pairs, or nothing if there are none.
+func writeQuery(b *strings.Builder, pairs []queryPair) {
 	for i, p := range pairs {
-		if i > 0 {
+		if i == 0 {
+			b.WriteByte('?')
+		} else {
 			b.WriteByte('&')
 		}
-		encodeURIComponent(&b, p.key)
+		encodeURIComponent(b, p.key)
 		b.WriteByte('=')
-		encodeURIComponent(&b, p.value)
+		encodeURIComponent(b, p.value)
 	}
-	return b.String()
+}
+
+// printableASCII reports whether s is made of space to tilde, the strings
+// icu sorts with its ASCII keys.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 func isTrackingKey(k string) bool {

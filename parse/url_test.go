@@ -21,30 +21,31 @@ import (
 // checked out with ../shared beside it.
 const fixtures = "../../shared/reference/fixtures/phase04"
 
-// TestNormalizeVerifiedTable is every row of origin.md §4.2's verified table.
+// normalizeVerified is every row of origin.md §4.2's verified table.
+var normalizeVerified = []struct{ in, want string }{
+	{"https://Example.com:443/path/?b=2&a=1&utm_source=abc#frag", "https://example.com/path?a=1&b=2"},
+	{"http://example.com:80/dir/?fbclid=zzz", "http://example.com/dir"},
+	{"https://example.com", "https://example.com/"},
+	{"https://example.com/", "https://example.com/"},
+	{"https://example.com/?", "https://example.com/"},
+	{"https://example.com/?&&", "https://example.com/"},
+	{"https://example.com/a?q=a+b", "https://example.com/a?q=a%20b"},
+	{"https://example.com/a?q=a%2Bb", "https://example.com/a?q=a%2Bb"},
+	{"https://example.com/a?flag", "https://example.com/a?flag="},
+	{"https://example.com/a?b=2&a=1&a=0", "https://example.com/a?a=0&a=1&b=2"},
+	{"https://example.com/a?B=1&a=1", "https://example.com/a?a=1&B=1"},
+	{"https://example.com/a?url=https://x.org/y", "https://example.com/a?url=https%3A%2F%2Fx.org%2Fy"},
+	{"https://example.com/a?x=~!*'()", "https://example.com/a?x=~!*'()"},
+	{"https://example.com/a?x=%ZZ", "https://example.com/a?x=%25ZZ"},
+	{"https://example.com/A/B/", "https://example.com/A/B"},
+	{"https://example.com:8443/x", "https://example.com:8443/x"},
+	{"https://bücher.de/", "https://xn--bcher-kva.de/"},
+	{"https://user:pw@example.com/x", "https://example.com/x"},
+	{"http://[::1]:80/x", "http://[::1]/x"},
+}
+
 func TestNormalizeVerifiedTable(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"https://Example.com:443/path/?b=2&a=1&utm_source=abc#frag", "https://example.com/path?a=1&b=2"},
-		{"http://example.com:80/dir/?fbclid=zzz", "http://example.com/dir"},
-		{"https://example.com", "https://example.com/"},
-		{"https://example.com/", "https://example.com/"},
-		{"https://example.com/?", "https://example.com/"},
-		{"https://example.com/?&&", "https://example.com/"},
-		{"https://example.com/a?q=a+b", "https://example.com/a?q=a%20b"},
-		{"https://example.com/a?q=a%2Bb", "https://example.com/a?q=a%2Bb"},
-		{"https://example.com/a?flag", "https://example.com/a?flag="},
-		{"https://example.com/a?b=2&a=1&a=0", "https://example.com/a?a=0&a=1&b=2"},
-		{"https://example.com/a?B=1&a=1", "https://example.com/a?a=1&B=1"},
-		{"https://example.com/a?url=https://x.org/y", "https://example.com/a?url=https%3A%2F%2Fx.org%2Fy"},
-		{"https://example.com/a?x=~!*'()", "https://example.com/a?x=~!*'()"},
-		{"https://example.com/a?x=%ZZ", "https://example.com/a?x=%25ZZ"},
-		{"https://example.com/A/B/", "https://example.com/A/B"},
-		{"https://example.com:8443/x", "https://example.com:8443/x"},
-		{"https://bücher.de/", "https://xn--bcher-kva.de/"},
-		{"https://user:pw@example.com/x", "https://example.com/x"},
-		{"http://[::1]:80/x", "http://[::1]/x"},
-	}
-	for _, tt := range tests {
+	for _, tt := range normalizeVerified {
 		got, err := Normalize(tt.in)
 		if err != nil || got != tt.want {
 			t.Errorf("Normalize(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
@@ -52,37 +53,38 @@ func TestNormalizeVerifiedTable(t *testing.T) {
 	}
 }
 
-// TestNormalizeDetails covers the prose of §4.2 beyond the verified table.
+// normalizeDetails covers the prose of §4.2 beyond the verified table.
+var normalizeDetails = []struct{ name, in, want string }{
+	{"http keeps :443", "http://x.example:443/", "http://x.example:443/"},
+	{"trailing dot kept", "https://example.com./a/", "https://example.com./a"},
+	{"only one trailing slash removed", "https://example.com/a//", "https://example.com/a/"},
+	{"existing escapes keep their case", "https://example.com/%7Efoo/%2f/", "https://example.com/%7Efoo/%2f"},
+	{"tracking keys matched case-insensitively", "https://e.com/?UTM_Source=1&GCLID=2&FbClid=3&k=v", "https://e.com/?k=v"},
+	{"tracking key matched after decoding", "https://e.com/?%75tm_source=1&k=v", "https://e.com/?k=v"},
+	{"utm and mc_eid kept", "https://e.com/?utm=1&mc_eid=2", "https://e.com/?mc_eid=2&utm=1"},
+	{"utm_ prefix needs the underscore", "https://e.com/?utmx=1", "https://e.com/?utmx=1"},
+	{"duplicates kept, sorted by value", "https://e.com/?a=2&a=1&a=2", "https://e.com/?a=1&a=2&a=2"},
+	{"empty key", "https://e.com/?=1&a", "https://e.com/?=1&a="},
+	{"only the first = splits", "https://e.com/?a=b=c", "https://e.com/?a=b%3Dc"},
+	{"space as %20", "https://e.com/?q=a%20b", "https://e.com/?q=a%20b"},
+	{"UTF-8 re-encoded", "https://e.com/?q=straße", "https://e.com/?q=stra%C3%9Fe"},
+	{"invalid UTF-8 byte becomes U+FFFD", "https://e.com/?q=%FF", "https://e.com/?q=%EF%BF%BD"},
+	// The WHATWG decoder replaces a maximal ill-formed subsequence once;
+	// Go's utf8 package would give two replacement characters here.
+	{"truncated sequence is one U+FFFD", "https://e.com/?q=%E2%82", "https://e.com/?q=%EF%BF%BD"},
+	{"bad continuation", "https://e.com/?q=%E2%28%A1", "https://e.com/?q=%EF%BF%BD(%EF%BF%BD"},
+	{"lone percent", "https://e.com/?q=%", "https://e.com/?q=%25"},
+	{"percent with one hex digit", "https://e.com/?q=%4", "https://e.com/?q=%254"},
+	{"ICU order, not byte order", "https://e.com/?b=1&a_b=1&a-b=1&A=1&a1=1", "https://e.com/?A=1&a_b=1&a-b=1&a1=1&b=1"},
+	{"fragment only", "https://e.com/x#frag", "https://e.com/x"},
+	{"hash in query is the fragment", "https://e.com/?a=1#b=2", "https://e.com/?a=1"},
+	{"uppercase scheme", "HTTPS://EXAMPLE.COM/Upper", "https://example.com/Upper"},
+	{"dot segments", "https://e.com/a/./b/../c/", "https://e.com/a/c"},
+	{"IPv4", "http://192.168.0.1:8080/", "http://192.168.0.1:8080/"},
+}
+
 func TestNormalizeDetails(t *testing.T) {
-	tests := []struct{ name, in, want string }{
-		{"http keeps :443", "http://x.example:443/", "http://x.example:443/"},
-		{"trailing dot kept", "https://example.com./a/", "https://example.com./a"},
-		{"only one trailing slash removed", "https://example.com/a//", "https://example.com/a/"},
-		{"existing escapes keep their case", "https://example.com/%7Efoo/%2f/", "https://example.com/%7Efoo/%2f"},
-		{"tracking keys matched case-insensitively", "https://e.com/?UTM_Source=1&GCLID=2&FbClid=3&k=v", "https://e.com/?k=v"},
-		{"tracking key matched after decoding", "https://e.com/?%75tm_source=1&k=v", "https://e.com/?k=v"},
-		{"utm and mc_eid kept", "https://e.com/?utm=1&mc_eid=2", "https://e.com/?mc_eid=2&utm=1"},
-		{"utm_ prefix needs the underscore", "https://e.com/?utmx=1", "https://e.com/?utmx=1"},
-		{"duplicates kept, sorted by value", "https://e.com/?a=2&a=1&a=2", "https://e.com/?a=1&a=2&a=2"},
-		{"empty key", "https://e.com/?=1&a", "https://e.com/?=1&a="},
-		{"only the first = splits", "https://e.com/?a=b=c", "https://e.com/?a=b%3Dc"},
-		{"space as %20", "https://e.com/?q=a%20b", "https://e.com/?q=a%20b"},
-		{"UTF-8 re-encoded", "https://e.com/?q=straße", "https://e.com/?q=stra%C3%9Fe"},
-		{"invalid UTF-8 byte becomes U+FFFD", "https://e.com/?q=%FF", "https://e.com/?q=%EF%BF%BD"},
-		// The WHATWG decoder replaces a maximal ill-formed subsequence once;
-		// Go's utf8 package would give two replacement characters here.
-		{"truncated sequence is one U+FFFD", "https://e.com/?q=%E2%82", "https://e.com/?q=%EF%BF%BD"},
-		{"bad continuation", "https://e.com/?q=%E2%28%A1", "https://e.com/?q=%EF%BF%BD(%EF%BF%BD"},
-		{"lone percent", "https://e.com/?q=%", "https://e.com/?q=%25"},
-		{"percent with one hex digit", "https://e.com/?q=%4", "https://e.com/?q=%254"},
-		{"ICU order, not byte order", "https://e.com/?b=1&a_b=1&a-b=1&A=1&a1=1", "https://e.com/?A=1&a_b=1&a-b=1&a1=1&b=1"},
-		{"fragment only", "https://e.com/x#frag", "https://e.com/x"},
-		{"hash in query is the fragment", "https://e.com/?a=1#b=2", "https://e.com/?a=1"},
-		{"uppercase scheme", "HTTPS://EXAMPLE.COM/Upper", "https://example.com/Upper"},
-		{"dot segments", "https://e.com/a/./b/../c/", "https://e.com/a/c"},
-		{"IPv4", "http://192.168.0.1:8080/", "http://192.168.0.1:8080/"},
-	}
-	for _, tt := range tests {
+	for _, tt := range normalizeDetails {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := Normalize(tt.in)
 			if err != nil || got != tt.want {
@@ -145,30 +147,31 @@ func TestNotAbsoluteKeepsParserError(t *testing.T) {
 	}
 }
 
-// TestCanonical covers the §3.3 rows that concern the URL itself (the
+// canonicalTable covers the §3.3 rows that concern the URL itself (the
 // finder's truncation rules are Sources' business and differ on purpose).
+var canonicalTable = []struct{ in, want string }{
+	{"https://example.com/a", "https://example.com/a"},
+	{"https://example.com/angle", "https://example.com/angle"},
+	{"https://Example.COM:443/x", "https://example.com/x"},
+	{"https://bücher.de/straße", "https://xn--bcher-kva.de/stra%C3%9Fe"},
+	{"https://example.com", "https://example.com/"},
+	{"https://example.com/", "https://example.com/"},
+	{"https://example.com/q?a=1&b=2#frag", "https://example.com/q?a=1&b=2#frag"},
+	{"http://[::1]:8080/x", "http://[::1]:8080/x"},
+	{"https://example.com/a*b{c}", "https://example.com/a*b%7Bc%7D"},
+	{"https://user:pw@example.com/p", "https://user:pw@example.com/p"},
+	{"https://example.com/path/../other", "https://example.com/other"},
+	{"https://exa", "https://exa/"},
+	{"HTTPS://EXAMPLE.COM/Upper", "https://example.com/Upper"},
+	{"http://example.com:80/dir/?fbclid=zzz", "http://example.com/dir/?fbclid=zzz"},
+	{`https://example.com\a\b`, "https://example.com/a/b"},
+	// Canonical keeps an empty query; the reference finder never sees
+	// one because it strips the trailing '?' as punctuation first.
+	{"https://example.com/?", "https://example.com/?"},
+}
+
 func TestCanonical(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"https://example.com/a", "https://example.com/a"},
-		{"https://example.com/angle", "https://example.com/angle"},
-		{"https://Example.COM:443/x", "https://example.com/x"},
-		{"https://bücher.de/straße", "https://xn--bcher-kva.de/stra%C3%9Fe"},
-		{"https://example.com", "https://example.com/"},
-		{"https://example.com/", "https://example.com/"},
-		{"https://example.com/q?a=1&b=2#frag", "https://example.com/q?a=1&b=2#frag"},
-		{"http://[::1]:8080/x", "http://[::1]:8080/x"},
-		{"https://example.com/a*b{c}", "https://example.com/a*b%7Bc%7D"},
-		{"https://user:pw@example.com/p", "https://user:pw@example.com/p"},
-		{"https://example.com/path/../other", "https://example.com/other"},
-		{"https://exa", "https://exa/"},
-		{"HTTPS://EXAMPLE.COM/Upper", "https://example.com/Upper"},
-		{"http://example.com:80/dir/?fbclid=zzz", "http://example.com/dir/?fbclid=zzz"},
-		{`https://example.com\a\b`, "https://example.com/a/b"},
-		// Canonical keeps an empty query; the reference finder never sees
-		// one because it strips the trailing '?' as punctuation first.
-		{"https://example.com/?", "https://example.com/?"},
-	}
-	for _, tt := range tests {
+	for _, tt := range canonicalTable {
 		got, err := Canonical(tt.in)
 		if err != nil || got != tt.want {
 			t.Errorf("Canonical(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
@@ -308,22 +311,25 @@ func readLines(t *testing.T, path string) []string {
 
 var cidPattern = regexp.MustCompile(`^cid_[0-9a-f]{64}$`)
 
+// normalizeSeeds seeds FuzzNormalize and FuzzFastNormalize.
+var normalizeSeeds = []string{
+	"https://Example.com:443/path/?b=2&a=1&utm_source=abc#frag",
+	"http://example.com:80/dir/?fbclid=zzz",
+	"https://example.com/?&&",
+	"https://example.com/a?q=a+b&q=a%2Bb&flag&x=%ZZ&y=%E2%82",
+	"https://example.com/a?url=https://x.org/y&x=~!*'()",
+	"https://bücher.de/straße/",
+	"https://user:pw@example.com/x",
+	"http://[::1]:80/x",
+	"https://example.com/a//",
+	"https://example.com./%2e%2E/x/",
+	"ftp://example.com/x",
+	"example.com/x",
+	"\x00https://\xff/",
+}
+
 func FuzzNormalize(f *testing.F) {
-	for _, s := range []string{
-		"https://Example.com:443/path/?b=2&a=1&utm_source=abc#frag",
-		"http://example.com:80/dir/?fbclid=zzz",
-		"https://example.com/?&&",
-		"https://example.com/a?q=a+b&q=a%2Bb&flag&x=%ZZ&y=%E2%82",
-		"https://example.com/a?url=https://x.org/y&x=~!*'()",
-		"https://bücher.de/straße/",
-		"https://user:pw@example.com/x",
-		"http://[::1]:80/x",
-		"https://example.com/a//",
-		"https://example.com./%2e%2E/x/",
-		"ftp://example.com/x",
-		"example.com/x",
-		"\x00https://\xff/",
-	} {
+	for _, s := range normalizeSeeds {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -363,16 +369,19 @@ func FuzzNormalize(f *testing.F) {
 	})
 }
 
+// fastCanonicalSeeds seeds FuzzFastCanonical and FuzzFastNormalize.
+var fastCanonicalSeeds = []string{
+	"https://example.com", "HTTP://Example.COM/A?b=C#D", "https://a-b.c0m/x/y?q=1&r=%ZZ#f?g",
+	"https://example.com/./a", "https://example.com/%2e%2E/", "https://xn--bcher-kva.de/",
+	"https://1.2.3.4/", "https://example.123/", "https://a..b/", "https://example.com./",
+	"https://ab--cd.example/", "https://-a.example/", "https://example.com/a?b?c#d#e",
+	"https://user@example.com/", "https://example.com:443/", "https://example.com\\a",
+	"https://example.com/a'b?c'd", "https:///example.com", "https://0x7f.example/",
+}
+
 // FuzzFastCanonical holds Canonical's shortcut to the WHATWG parser.
 func FuzzFastCanonical(f *testing.F) {
-	for _, s := range []string{
-		"https://example.com", "HTTP://Example.COM/A?b=C#D", "https://a-b.c0m/x/y?q=1&r=%ZZ#f?g",
-		"https://example.com/./a", "https://example.com/%2e%2E/", "https://xn--bcher-kva.de/",
-		"https://1.2.3.4/", "https://example.123/", "https://a..b/", "https://example.com./",
-		"https://ab--cd.example/", "https://-a.example/", "https://example.com/a?b?c#d#e",
-		"https://user@example.com/", "https://example.com:443/", "https://example.com\\a",
-		"https://example.com/a'b?c'd", "https:///example.com", "https://0x7f.example/",
-	} {
+	for _, s := range fastCanonicalSeeds {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -386,6 +395,104 @@ func FuzzFastCanonical(f *testing.F) {
 		}
 		if want := u.Href(false); fast != want {
 			t.Fatalf("fastCanonical(%q) = %q; parser says %q", raw, fast, want)
+		}
+	})
+}
+
+// fastNormalizeSeeds are URL shapes aimed at the query and port handling of
+// fastNormalize.
+var fastNormalizeSeeds = []string{
+	"https://e.com/?q=a+b", "https://e.com/?q=a%2Bb", "https://e.com/?q=a%2bb+%2B+",
+	"https://e.com/?x=%ZZ&y=%Z&z=%", "https://e.com/?x=%4", "https://e.com/?x=%%41",
+	"https://e.com/?a=2&a=1&a=2&a", "https://e.com/?a&a=&a==", "https://e.com/?=&=&=x",
+	"https://e.com/?utm_source=1&UTM_MEDIUM=2&Utm_Campaign=3&k=v", "https://e.com/?%75tm_x=1&%55TM_y=2",
+	"https://e.com/?utm=1&utm_=2&utmx_=3&gclid=4&GClid=5&fbclid=6&FBCLID&gclidx=7",
+	"https://e.com/?&&a=1&&&b=2&", "https://e.com/?", "https://e.com/?#", "https://e.com/#",
+	"https://e.com/?a=1#frag?x=1", "https://e.com/x/#", "https://e.com/x//?a=1", "https://e.com//",
+	"https://e.com/?q=a%20b&q=a b", "https://e.com/?q='\"<>{}|^`[]\\", "https://e.com/?q=%27%22%3C%3E",
+	"https://e.com/?q=%E2%82%AC&q=%E2%82&q=%FF", "https://e.com/?B=1&a=1&_=1&-=1&~=1&A=1",
+	"https://e.com/?url=https://x.org/y?z=1", "https://e.com/a'b/", "https://e.com/a'b?c'd=e'f#g'h",
+	"https://e.com:443/", "http://e.com:80/", "http://e.com:443/", "https://e.com:80/",
+	"https://e.com:0443/", "http://e.com:00080", "https://e.com:/", "https://e.com:", "https://e.com:0/",
+	"https://e.com:65535/", "https://e.com:65536/", "https://e.com:000000443/", "https://e.com:8080?x=1",
+	"https://e.com:8080#f", "https://e.com:8a/", "https://e.com:-1/", "https://e.com:1:2/",
+	"HTTPS://E.COM/A/?B=C#D", "Http://E.Com", "https://e.com/A/B/?", "https://e.com/a?b?c=d?e",
+	"https://e.com/a?b=c#d#e", "https://e.com/%7Efoo/%2f/", "https://e.com/.a/", "https://e.com/a.",
+	"https://e.com/?q=%2e%2E%2F", "https://e.com/a%2e/", "https://e.com/?\t", "https://e.com/?a=1 ",
+	"https://e.com/?a=\x00", "https://e.com/#\x7f", "https://e.com/?a=\xc3\xa9",
+}
+
+// TestFastNormalizeTakes checks the fast path takes the shapes citations
+// come in, and declines what it must, so that neither the benchmark nor the
+// fuzz target silently tests only the slow path.
+func TestFastNormalizeTakes(t *testing.T) {
+	takes := map[string]string{
+		"https://example.com/research/2024/report.pdf":                          "https://example.com/research/2024/report.pdf",
+		"https://Example.com:443/path/?b=2&a=1&utm_source=abc#frag":             "https://example.com/path?a=1&b=2",
+		"https://news.example.org/articles/123?ref=home&utm_medium=social&id=9": "https://news.example.org/articles/123?id=9&ref=home",
+		"https://en.wikipedia.org/wiki/Foo_(bar)":                               "https://en.wikipedia.org/wiki/Foo_(bar)",
+		"https://example.com/a?q=a+b&x=%ZZ&flag":                                "https://example.com/a?flag=&q=a%20b&x=%25ZZ",
+		"http://example.com:8080":                                               "http://example.com:8080/",
+		"https://example.com:0443/x/":                                           "https://example.com/x",
+		"https://example.com/a'b?c='#'":                                         "https://example.com/a'b?c='",
+	}
+	for in, want := range takes {
+		if got, ok := fastNormalize(in); !ok || got != want {
+			t.Errorf("fastNormalize(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{
+		"https://user:pw@example.com/x", "https://bücher.de/", "https://xn--bcher-kva.de/",
+		"http://[::1]:80/x", "http://192.168.0.1/", "https://example.com/a/../b",
+		"https://example.com:65536/", "https://example.com:000443/", "https://example.com/a b",
+		"https://example.com/?q=a b", "https://example.com/?q=é", "https://example.com\\a",
+		"ftp://example.com/", "example.com/x", " https://example.com/",
+	} {
+		if got, ok := fastNormalize(in); ok {
+			t.Errorf("fastNormalize(%q) = %q; want it declined", in, got)
+		}
+	}
+}
+
+// FuzzFastNormalize holds Normalize's shortcut to the WHATWG-parser path.
+func FuzzFastNormalize(f *testing.F) {
+	for _, tt := range normalizeVerified {
+		f.Add(tt.in)
+	}
+	for _, tt := range normalizeDetails {
+		f.Add(tt.in)
+	}
+	for _, tt := range canonicalTable {
+		f.Add(tt.in)
+	}
+	for _, seeds := range [][]string{normalizeSeeds, fastCanonicalSeeds, fastNormalizeSeeds} {
+		for _, s := range seeds {
+			f.Add(s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		// queryPairs sorts printable ASCII with icu.Compare rather than
+		// icu.SortBy; sorting its output again with SortBy, which is
+		// stable, must change nothing.
+		pairs := queryPairs(nil, raw)
+		resorted := slices.Clone(pairs)
+		icu.SortBy(resorted,
+			func(p queryPair) string { return p.key },
+			func(p queryPair) string { return p.value })
+		if !slices.Equal(pairs, resorted) {
+			t.Fatalf("queryPairs(%q) = %q; icu.SortBy orders it %q", raw, pairs, resorted)
+		}
+
+		fast, ok := fastNormalize(raw)
+		if !ok {
+			return
+		}
+		slow, err := slowNormalize(raw)
+		if err != nil {
+			t.Fatalf("fastNormalize(%q) = %q but the parser rejects it: %v", raw, fast, err)
+		}
+		if fast != slow {
+			t.Fatalf("fastNormalize(%q) = %q; slow path says %q", raw, fast, slow)
 		}
 	})
 }

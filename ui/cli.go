@@ -216,6 +216,15 @@ func newFlagSet(name string, s spec, c *Command) (fs *flag.FlagSet, b *binder, a
 	return fs, b, argsJSON, target
 }
 
+// parseFailure turns a flag-parsing error into help or a usage error.
+func parseFailure(c *Command, err error) (*Command, error) {
+	if errors.Is(err, flag.ErrHelp) {
+		c.Help = true
+		return c, nil
+	}
+	return nil, &UsageError{Command: c.Name, Msg: err.Error()}
+}
+
 // Parse turns arguments into a Command. It returns *UsageError for mistakes.
 func Parse(args []string) (*Command, error) {
 	if len(args) == 0 {
@@ -232,20 +241,20 @@ func Parse(args []string) (*Command, error) {
 	c := &Command{Name: name}
 	fs, b, argsJSON, target := newFlagSet(name, s, c)
 	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			c.Help = true
-			return c, nil
-		}
-		return nil, &UsageError{Command: name, Msg: err.Error()}
+		return parseFailure(c, err)
 	}
 	rest := fs.Args()
-	if name == "run" && len(rest) == 1 {
+	if name == "run" && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
 		dir, err := filepath.Abs(rest[0])
 		if err != nil {
 			return nil, &UsageError{Command: name, Msg: err.Error()}
 		}
 		c.Run.ManifestPath = filepath.Join(dir, "manifest.json")
-		rest = nil
+		// The flag package stops at the first operand; flags may follow RUN_DIR.
+		if err := fs.Parse(rest[1:]); err != nil {
+			return parseFailure(c, err)
+		}
+		rest = fs.Args()
 	}
 	if len(rest) > 0 {
 		return nil, &UsageError{Command: name, Msg: fmt.Sprintf("unexpected argument %q", rest[0])}

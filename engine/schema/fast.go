@@ -21,6 +21,8 @@ func fastOK(name Name, doc any) bool {
 		return foundByDocOK(doc)
 	case URLMap:
 		return urlMapDocOK(doc)
+	case Fixtures:
+		return fixturesDocOK(doc)
 	}
 	return false
 }
@@ -290,4 +292,127 @@ func isPositiveInteger(v any) bool {
 		return n >= 1 && n < 1<<53 && n == math.Trunc(n)
 	}
 	return false
+}
+
+// fixturesDocOK is the fast path for a whole fixtures.v1 document, an offline
+// or online fixtures file of up to tens of thousands of entries; see
+// foundByDocOK. The schema accepts any of three forms (anyOf):
+//
+//  1. an array of entries;
+//  2. an object whose items is an array of entries, whatever else it holds;
+//  3. an object every property of which is an entry or a string.
+//
+// An object with an array under items can only match form 2, since an array
+// is neither an entry nor a string; any other object can only match form 3.
+func fixturesDocOK(doc any) bool {
+	switch d := doc.(type) {
+	case []any:
+		return fixtureEntriesOK(d)
+	case map[string]any:
+		if items, ok := d["items"].([]any); ok {
+			return fixtureEntriesOK(items)
+		}
+		for _, v := range d {
+			switch v := v.(type) {
+			case string:
+			case map[string]any:
+				if !fixtureEntryOK(v) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// fixtureEntriesOK reports whether every element of a is an entry.
+func fixtureEntriesOK(a []any) bool {
+	for _, e := range a {
+		entry, ok := e.(map[string]any)
+		if !ok || !fixtureEntryOK(entry) {
+			return false
+		}
+	}
+	return true
+}
+
+// fixtureEntryOK is fixturesDocOK for one entry ($defs/entry): every field is
+// optional, the known ones are strings (status is free text, not an enum) but
+// for http_status, any number, and other properties are allowed with any
+// value, which the schema never looks at.
+func fixtureEntryOK(entry map[string]any) bool {
+	for k, v := range entry {
+		switch k {
+		case "normalized_url", "url_original", "cid", "status", "url", "title", "publisher", "evidence_snippet", "notes":
+			if _, ok := v.(string); !ok {
+				return false
+			}
+		case "http_status":
+			if !isNumber(v) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isNumber reports whether v is a number as JSON decodes it: a finite float64
+// or a json.Number in JSON's number syntax. The schema's "type": "number"
+// accepts more (other Go number types, NaN, malformed json.Numbers), which
+// are left to it.
+func isNumber(v any) bool {
+	switch n := v.(type) {
+	case float64:
+		return !math.IsNaN(n) && !math.IsInf(n, 0)
+	case json.Number:
+		return isNumberSyntax(string(n))
+	}
+	return false
+}
+
+// isNumberSyntax reports whether s matches JSON's number grammar,
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func isNumberSyntax(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		i = skipDigits(s, i+1)
+	default:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		j := skipDigits(s, i+1)
+		if j == i+1 {
+			return false
+		}
+		i = j
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := skipDigits(s, i)
+		if j == i {
+			return false
+		}
+		i = j
+	}
+	return i == len(s)
+}
+
+// skipDigits returns the index of the first non-digit of s at or after i.
+func skipDigits(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
 }

@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -167,7 +168,7 @@ func TestCitationFastPathIsConservative(t *testing.T) {
 		for _, p := range citationPaths {
 			for _, v := range citationValues {
 				doc := deepCopy(b)
-				if mutate(doc, p, v) {
+				if mutate(doc, p, deepCopy(v)) {
 					tried++
 					if check(doc, p+"="+describe(v)) {
 						accepted++
@@ -184,7 +185,7 @@ func TestCitationFastPathIsConservative(t *testing.T) {
 		for range 1 + rng.IntN(4) {
 			p := citationPaths[rng.IntN(len(citationPaths))]
 			v := citationValues[rng.IntN(len(citationValues))]
-			if mutate(doc, p, v) {
+			if mutate(doc, p, deepCopy(v)) {
 				what = append(what, p+"="+describe(v))
 			}
 		}
@@ -270,6 +271,57 @@ func urlMapDoc(tb testing.TB, n int) any {
 	return decodeValue(tb, map[string]any{"schema_version": "url_map.v1", "run_id": "dr_20250101_bench", "items": items})
 }
 
+// fixturesDoc builds a valid fixtures.v1 document of n entries in the given
+// form: "array" (a bare array of entries), "items" (an object whose items is
+// that array) or "map" (normalized_url to entry, every seventh entry a bare
+// status string), with entries as offline and online fixtures files hold
+// them.
+func fixturesDoc(tb testing.TB, n int, form string) any {
+	tb.Helper()
+	statuses := []string{"valid", "paywalled", "blocked", "mismatch", "invalid"}
+	entries := make([]any, n)
+	byURL := make(map[string]any, n)
+	for i := range entries {
+		nu := fmt.Sprintf("https://example%d.com/articles/%d", i%97, i)
+		st := statuses[i%len(statuses)]
+		entry := map[string]any{
+			"normalized_url": nu,
+			"status":         st,
+			"notes":          "fixture " + st,
+		}
+		if i%4 != 3 {
+			entry["title"] = fmt.Sprintf("Article %d", i)
+			entry["publisher"] = fmt.Sprintf("Publisher %d", i%97)
+		}
+		if st == "invalid" || st == "blocked" {
+			entry["http_status"] = 400 + i%4
+		} else if i%2 == 0 {
+			entry["http_status"] = 200
+		}
+		if i%3 == 0 {
+			entry["evidence_snippet"] = "Fixture-backed citation validation result"
+		}
+		entries[i] = entry
+		if i%7 == 6 {
+			byURL[nu] = st
+		} else {
+			byURL[nu] = entry
+		}
+	}
+	var doc any
+	switch form {
+	case "array":
+		doc = entries
+	case "items":
+		doc = map[string]any{"items": entries}
+	case "map":
+		doc = byURL
+	default:
+		tb.Fatalf("fixturesDoc: unknown form %q", form)
+	}
+	return decodeValue(tb, doc)
+}
+
 // docFastPath describes a document-level fast path for
 // TestDocFastPathsAreConservative.
 type docFastPath struct {
@@ -277,6 +329,8 @@ type docFastPath struct {
 	ok    func(any) bool
 	bases func(t *testing.T) []any // valid documents the fast path must accept
 	paths []string                 // where mutations are applied
+	// values are set by mutations besides docValues.
+	values []any
 }
 
 // bothDecodings decodes data as ValidateJSON does (json.Number) and as
@@ -329,6 +383,32 @@ func itemPaths(fields ...string) []string {
 	return out
 }
 
+// fieldPaths are the fields under each of the prefixes, and the prefixes.
+func fieldPaths(prefixes []string, fields ...string) []string {
+	var out []string
+	for _, p := range prefixes {
+		out = append(out, p)
+		for _, f := range fields {
+			out = append(out, p+"/"+f)
+		}
+	}
+	return out
+}
+
+// fixtureEntryAll is a fixtures.v1 entry with every known field, each with a
+// value no stricter schema would allow, and unknown fields.
+var fixtureEntryAll = map[string]any{
+	"normalized_url": "", "url_original": " ", "cid": "not-a-cid", "status": "anything", "url": "\u3000",
+	"http_status": -1.5e3, "title": "", "publisher": "p", "evidence_snippet": "é", "notes": "n",
+	"extra": nil, "more": []any{1, "x", map[string]any{"status": 5}},
+}
+
+// fixtureEntryFields are the fields of a fixtures.v1 entry mutations touch.
+var fixtureEntryFields = []string{
+	"normalized_url", "url_original", "cid", "status", "url", "http_status", "title", "publisher",
+	"evidence_snippet", "notes", "extra",
+}
+
 var docFastPaths = []docFastPath{
 	{
 		name: FoundBy,
@@ -358,6 +438,40 @@ var docFastPaths = []docFastPath{
 		},
 		paths: append([]string{"/schema_version", "/run_id", "/items", "/extra"},
 			itemPaths("url_original", "normalized_url", "cid", "extra")...),
+	},
+	{
+		name: Fixtures,
+		ok:   fixturesDocOK,
+		bases: func(t *testing.T) []any {
+			return docBases(t, []string{fixtures + "validate/url-checks.json", fixtures + "validate/online-ladder-fixtures.json"},
+				fixturesDoc(t, 7, "array"), fixturesDoc(t, 7, "items"), fixturesDoc(t, 7, "map"),
+				[]any{}, map[string]any{}, map[string]any{"items": []any{}},
+				// The array form.
+				[]any{fixtureEntryAll, map[string]any{}, map[string]any{"status": "valid", "http_status": 200}},
+				// The items form, whose other properties may be anything.
+				map[string]any{"items": []any{map[string]any{}, fixtureEntryAll}, "u0": []any{1}, "u1": 2, "extra": nil},
+				// The map form, with an entry under items, which is then
+				// just another URL.
+				map[string]any{
+					"u0": fixtureEntryAll, "u1": "valid", "u3": map[string]any{}, "u4": "",
+					"items": map[string]any{"status": "paywalled", "http_status": 4.5e2},
+				})
+		},
+		paths: append([]string{"/items", "/extra", "/u1", "/u4"},
+			fieldPaths([]string{"/0", "/-1", "/items/0", "/items/-1", "/items", "/u0", "/u3"}, fixtureEntryFields...)...),
+		values: []any{
+			"valid", "paywalled", "blocked", "mismatch", "invalid",
+			json.Number("200"), json.Number("404"), json.Number("-0.5e-3"), json.Number("1.e3"), json.Number(".5"),
+			json.Number("1e"), json.Number("-"), json.Number("0x10"), json.Number("NaN"), 200.0, 404.0, -0.0,
+			map[string]any{"normalized_url": "n", "status": "valid", "http_status": json.Number("200")},
+			map[string]any{"normalized_url": "n", "status": "valid", "http_status": "200"},
+			map[string]any{"normalized_url": json.Number("1"), "status": "valid"},
+			map[string]any{"status": nil},
+			map[string]any{"items": []any{}},
+			[]any{map[string]any{"status": "valid", "notes": "x"}},
+			[]any{map[string]any{"status": "valid"}, "valid"},
+			[]any{fixtureEntryAll, map[string]any{"title": true}},
+		},
 	},
 }
 
@@ -425,17 +539,18 @@ func TestDocFastPathsAreConservative(t *testing.T) {
 					t.Errorf("fast path accepts %s, schema rejects: %v", what, err)
 				}
 			}
+			values := append(slices.Clip(docValues), fp.values...)
 			// Whole documents of the wrong shape.
-			for _, v := range docValues {
+			for _, v := range values {
 				if _, ok := v.(deleteValue); !ok {
 					check(v, "document "+describe(v))
 				}
 			}
 			for _, b := range bases {
 				for _, p := range fp.paths {
-					for _, v := range docValues {
+					for _, v := range values {
 						doc := deepCopy(b)
-						if mutate(doc, p, v) {
+						if mutate(doc, p, deepCopy(v)) {
 							check(doc, p+"="+describe(v))
 						}
 					}
@@ -448,8 +563,8 @@ func TestDocFastPathsAreConservative(t *testing.T) {
 				var what []string
 				for range 1 + rng.IntN(4) {
 					p := fp.paths[rng.IntN(len(fp.paths))]
-					v := docValues[rng.IntN(len(docValues))]
-					if mutate(doc, p, v) {
+					v := values[rng.IntN(len(values))]
+					if mutate(doc, p, deepCopy(v)) {
 						what = append(what, p+"="+describe(v))
 					}
 				}
@@ -466,45 +581,66 @@ func TestDocFastPathsAreConservative(t *testing.T) {
 // Valid documents of pipeline size are accepted by the fast paths through
 // Validate and ValidateJSON, without the general validator.
 func TestDocFastPathsAreTaken(t *testing.T) {
+	const n = 10000
+	lastItem := func(doc any) map[string]any {
+		items := doc.(map[string]any)["items"].([]any)
+		return items[len(items)-1].(map[string]any)
+	}
+	lastURL := fmt.Sprintf("https://example%d.com/articles/%d", (n-1)%97, n-1)
 	docs := []struct {
-		name Name
-		doc  any
+		desc  string
+		name  Name
+		doc   any
+		spoil func(doc any) // makes the document invalid at want
+		want  string
 	}{
-		{FoundBy, foundByDoc(t, 10000)},
-		{URLMap, urlMapDoc(t, 10000)},
+		{"found_by.v1", FoundBy, foundByDoc(t, n), func(doc any) { lastItem(doc)["url_original"] = "" }, "/items/9999/url_original"},
+		{"url_map.v1", URLMap, urlMapDoc(t, n), func(doc any) { lastItem(doc)["url_original"] = "" }, "/items/9999/url_original"},
+		{"fixtures.v1 array", Fixtures, fixturesDoc(t, n, "array"),
+			func(doc any) { a := doc.([]any); a[len(a)-1].(map[string]any)["status"] = json.Number("1") }, "/9999/status"},
+		{"fixtures.v1 items", Fixtures, fixturesDoc(t, n, "items"),
+			func(doc any) { lastItem(doc)["http_status"] = "200" }, "/items/9999/http_status"},
+		{"fixtures.v1 map", Fixtures, fixturesDoc(t, n, "map"),
+			func(doc any) { doc.(map[string]any)[lastURL] = map[string]any{"title": nil} },
+			"/" + strings.ReplaceAll(lastURL, "/", "~1") + "/title"},
 	}
 	for _, d := range docs {
-		data, err := json.Marshal(d.doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plain any
-		if err := json.Unmarshal(data, &plain); err != nil {
-			t.Fatal(err)
-		}
-		before := slowValidations.Load()
-		if err := Validate(d.name, d.doc); err != nil {
-			t.Errorf("%s: Validate: %v", d.name, err)
-		}
-		if err := Validate(d.name, plain); err != nil {
-			t.Errorf("%s: Validate (float64 numbers): %v", d.name, err)
-		}
-		if _, err := ValidateJSON(d.name, data); err != nil {
-			t.Errorf("%s: ValidateJSON: %v", d.name, err)
-		}
-		if n := slowValidations.Load() - before; n != 0 {
-			t.Errorf("%s: %d of 3 valid 10,000-item documents went to the general validator", d.name, n)
-		}
-		// An invalid last item is still found, by the general validator.
-		items := d.doc.(map[string]any)["items"].([]any)
-		items[len(items)-1].(map[string]any)["url_original"] = ""
-		var se *Error
-		if err := Validate(d.name, d.doc); !errors.As(err, &se) || se.Pointer != "/items/9999/url_original" {
-			t.Errorf("%s: Validate(invalid) = %v, want violation at /items/9999/url_original", d.name, err)
-		}
-		if n := slowValidations.Load() - before; n != 1 {
-			t.Errorf("%s: the general validator ran %d times, want 1", d.name, n)
-		}
+		t.Run(d.desc, func(t *testing.T) {
+			data, err := json.Marshal(d.doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var plain any
+			if err := json.Unmarshal(data, &plain); err != nil {
+				t.Fatal(err)
+			}
+			before := slowValidations.Load()
+			if err := Validate(d.name, d.doc); err != nil {
+				t.Errorf("Validate: %v", err)
+			}
+			if err := Validate(d.name, plain); err != nil {
+				t.Errorf("Validate (float64 numbers): %v", err)
+			}
+			if _, err := ValidateJSON(d.name, data); err != nil {
+				t.Errorf("ValidateJSON: %v", err)
+			}
+			if n := slowValidations.Load() - before; n != 0 {
+				t.Errorf("%d of 3 valid 10,000-item documents went to the general validator", n)
+			}
+			// An invalid last item is still found, by the general
+			// validator, in either decoding.
+			d.spoil(d.doc)
+			d.spoil(plain)
+			for _, doc := range []any{d.doc, plain} {
+				var se *Error
+				if err := Validate(d.name, doc); !errors.As(err, &se) || se.Pointer != d.want {
+					t.Errorf("Validate(invalid) = %v, want violation at %s", err, d.want)
+				}
+			}
+			if n := slowValidations.Load() - before; n != 2 {
+				t.Errorf("the general validator ran %d times, want 2", n)
+			}
+		})
 	}
 }
 

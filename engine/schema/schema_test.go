@@ -539,3 +539,30 @@ func BenchmarkValidateURLMap25k(b *testing.B) {
 		}
 	}
 }
+
+// A large offline fixtures file in the map form, 20,000 entries, accepted by
+// the fast path.
+func BenchmarkValidateFixtures20k(b *testing.B) {
+	doc := fixturesDoc(b, 20000, "map")
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Validate(Fixtures, doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The same document checked by the general validator alone, for comparison.
+func BenchmarkValidateFixtures20kSchemaOnly(b *testing.B) {
+	doc := fixturesDoc(b, 20000, "map")
+	schemas, err := compiled()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := schemas[Fixtures].Validate(doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package ui
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseMergesArgsJSONAndFlags(t *testing.T) {
+	c, err := Parse([]string{"validate",
+		"--args-json", `{"manifest_path":"/r/manifest.json","reason":"from json","online_dry_run":false,"url_map_path":"/r/m.json"}`,
+		"--reason", "from flag", "--online-dry-run"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := c.Validate
+	if a.ManifestPath != "/r/manifest.json" || a.URLMapPath != "/r/m.json" {
+		t.Errorf("args-json keys lost: %+v", a)
+	}
+	if a.Reason != "from flag" {
+		t.Errorf("flag did not override args-json: reason = %q", a.Reason)
+	}
+	if a.OnlineDryRun == nil || !*a.OnlineDryRun {
+		t.Errorf("--online-dry-run did not override args-json false: %v", a.OnlineDryRun)
+	}
+}
+
+func TestParseTriStateBools(t *testing.T) {
+	tests := []struct {
+		args []string
+		want *bool
+	}{
+		{[]string{"extract"}, nil},
+		{[]string{"extract", "--include-wave2=false"}, new(bool)},
+		{[]string{"extract", "--args-json", `{"include_wave2":false}`}, new(bool)},
+	}
+	for _, tt := range tests {
+		c, err := Parse(tt.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := c.Extract.IncludeWave2
+		if (got == nil) != (tt.want == nil) || (got != nil && *got != *tt.want) {
+			t.Errorf("Parse(%q).IncludeWave2 = %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}
+
+func TestParseRunDirectory(t *testing.T) {
+	c, err := Parse([]string{"run", "some/run", "--headless"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := filepath.Abs("some/run/manifest.json")
+	if c.Run.ManifestPath != want || !c.Headless {
+		t.Errorf("run dir: manifest %q headless %v, want %q true", c.Run.ManifestPath, c.Headless, want)
+	}
+}
+
+func TestParseUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		nil,
+		{"nope"},
+		{"gate-c", "--write=maybe"},
+		{"render", "--args-json", `[1,2]`},
+		{"render", "--args-json", `{"reason":"x"} {}`},
+		{"demo", "--args-json", `{}`}, // demo takes no args-json
+		{"run", "a", "b"},
+	} {
+		_, err := Parse(args)
+		var ue *UsageError
+		if !errors.As(err, &ue) {
+			t.Errorf("Parse(%q) = %v, want *UsageError", args, err)
+		}
+	}
+}
+
+func TestCommandUsageListsEveryFlag(t *testing.T) {
+	u := CommandUsage("validate")
+	for _, f := range []string{"-manifest-path", "-url-map-path", "-citations-path", "-offline-fixtures-path",
+		"-online-fixtures-path", "-online-dry-run", "-reason", "-args-json", "exit codes:"} {
+		if !strings.Contains(u, f) {
+			t.Errorf("validate usage lacks %q:\n%s", f, u)
+		}
+	}
+}

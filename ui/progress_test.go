@@ -1,0 +1,54 @@
+package ui
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/citegate/citegate/engine"
+)
+
+func feed(p *Progress, total int) {
+	ch := make(chan engine.Event, total*2+2)
+	ch <- engine.Event{Kind: engine.EventStage, Stage: "validate"}
+	for i := range total {
+		ch <- engine.Event{Kind: engine.EventQueued, Index: i, Total: total}
+	}
+	for i := range total {
+		st := engine.StatusValid
+		if i == 1 {
+			st = engine.StatusBlocked
+		}
+		ch <- engine.Event{Kind: engine.EventFinished, Index: i, Total: total, URL: "https://x.org/" + string(rune('a'+i%26)),
+			Rung: "offline-fixture", Citation: &engine.Citation{Status: st}}
+	}
+	close(ch)
+	p.Consume(ch)
+}
+
+func TestProgressPlainLinesPerURL(t *testing.T) {
+	var b bytes.Buffer
+	feed(NewProgress(&b, false), 3)
+	want := "citegate: validate\n[1/3] valid     https://x.org/a (offline-fixture)\n[2/3] blocked   https://x.org/b (offline-fixture)\n[3/3] valid     https://x.org/c (offline-fixture)\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestProgressLargeRunsPrintTenths(t *testing.T) {
+	var b bytes.Buffer
+	feed(NewProgress(&b, false), 2000)
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 11 || lines[10] != "[2000/2000] validated" {
+		t.Errorf("got %d lines, last %q", len(lines), lines[len(lines)-1])
+	}
+}
+
+func TestProgressTerminalRedrawsOneLine(t *testing.T) {
+	var b bytes.Buffer
+	feed(NewProgress(&b, true), 3)
+	out := b.String()
+	if strings.Count(out, "\r\x1b[K") != 3 || !strings.HasSuffix(out, "https://x.org/c\n") {
+		t.Errorf("terminal output %q", out)
+	}
+}
