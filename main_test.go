@@ -161,3 +161,73 @@ func TestToolChainMatchesRun(t *testing.T) {
 		}
 	}
 }
+
+// TestPlantedSecretsNeverReachStdoutOrDisk drives `run` through the CLI over
+// the planted-secrets corpus and greps stdout, stderr and every file written.
+func TestPlantedSecretsNeverReachStdoutOrDisk(t *testing.T) {
+	root := t.TempDir()
+	src := filepath.Join("testdata", "engine", "secrets")
+	inputs := map[string]bool{}
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Base(p) == "README.md" {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(root, rel)
+		inputs[dst] = true
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest, err := os.ReadFile(filepath.Join("testdata", "demo", "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rootJSON, _ := json.Marshal(root)
+	manifest = bytes.ReplaceAll(manifest, []byte(`"/citegate-demo-root"`), rootJSON)
+	mp := filepath.Join(root, "manifest.json")
+	inputs[mp] = true
+	if err := os.WriteFile(mp, manifest, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := invoke(t, "run", root, "--reason", "rotate password=SECRETREASON7")
+	if code != ui.ExitOK && code != ui.ExitGateFailed {
+		t.Fatalf("run exit %d\n%s\n%s", code, out, errOut)
+	}
+	secrets := []string{"alice", "hunter2pw", "SECRETTOKEN1", "SECRETAPIKEY2", "SECRETAMZSIG3", "SECRETACCESS4",
+		"SECRETSLACK5", "SECRETGHTOKEN6", "SECRETREASON7", "T000/B000"}
+	check := func(where, text string) {
+		for _, s := range secrets {
+			if strings.Contains(text, s) {
+				t.Errorf("%s contains planted secret %q", where, s)
+			}
+		}
+	}
+	check("stdout", out)
+	check("stderr", errOut)
+	written := 0
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || inputs[p] {
+			return err
+		}
+		data, rerr := os.ReadFile(p)
+		if rerr != nil {
+			t.Error(rerr)
+			return nil
+		}
+		written++
+		check(p, string(data))
+		return nil
+	})
+	if written < 8 {
+		t.Errorf("only %d files written; the test would prove little", written)
+	}
+}
