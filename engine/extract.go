@@ -292,23 +292,17 @@ func cancelled() *Error {
 // Extract runs the extract tool: computes and writes extracted-urls.txt and
 // found-by.json.
 func (e *Engine) Extract(ctx context.Context, a ExtractArgs) (*ExtractResult, error) {
-	if err := requireReason(a.Reason); err != nil {
-		return nil, err
-	}
-	run, err := LoadRun(a.ManifestPath)
+	run, err := openTool(a.Reason, a.ManifestPath)
 	if err != nil {
 		return nil, err
 	}
-	extractedPath, aerr := requireAbs("extracted_urls_path", a.ExtractedURLsPath, false)
-	if aerr != nil {
-		return nil, aerr
+	paths, err := resolvePaths(
+		pathArg{"extracted_urls_path", a.ExtractedURLsPath, run.citationsPath("extracted-urls.txt")},
+		pathArg{"found_by_path", a.FoundByPath, run.citationsPath("found-by.json")})
+	if err != nil {
+		return nil, err
 	}
-	foundByPath, aerr := requireAbs("found_by_path", a.FoundByPath, false)
-	if aerr != nil {
-		return nil, aerr
-	}
-	extractedPath = orDefault(extractedPath, run.citationsPath("extracted-urls.txt"))
-	foundByPath = orDefault(foundByPath, run.citationsPath("found-by.json"))
+	extractedPath, foundByPath := paths[0], paths[1]
 	includeWave2 := a.IncludeWave2 == nil || *a.IncludeWave2
 
 	x, err := e.extract(ctx, run, includeWave2)

@@ -190,23 +190,17 @@ func statusPairs(records []Citation) []statusPair {
 
 // GateC runs the gate-c tool.
 func (e *Engine) GateC(_ context.Context, a GateCArgs) (*GateCResult, error) {
-	if err := requireReason(a.Reason); err != nil {
-		return nil, err
-	}
-	run, err := LoadRun(a.ManifestPath)
+	run, err := openTool(a.Reason, a.ManifestPath)
 	if err != nil {
 		return nil, err
 	}
-	citationsPath, aerr := requireAbs("citations_path", a.CitationsPath, false)
-	if aerr != nil {
-		return nil, aerr
+	paths, err := resolvePaths(
+		pathArg{"citations_path", a.CitationsPath, run.citationsPath("citations.jsonl")},
+		pathArg{"extracted_urls_path", a.ExtractedURLsPath, run.citationsPath("extracted-urls.txt")})
+	if err != nil {
+		return nil, err
 	}
-	extractedPath, aerr := requireAbs("extracted_urls_path", a.ExtractedURLsPath, false)
-	if aerr != nil {
-		return nil, aerr
-	}
-	citationsPath = orDefault(citationsPath, run.citationsPath("citations.jsonl"))
-	extractedPath = orDefault(extractedPath, run.citationsPath("extracted-urls.txt"))
+	citationsPath, extractedPath := paths[0], paths[1]
 	data, rerr := fsx.ReadLimited(extractedPath, maxListBytes)
 	if rerr != nil {
 		return nil, readError("extracted urls", extractedPath, "required file missing", rerr)

@@ -130,8 +130,8 @@ func (e *Engine) writeGate(run *Run, id string, p GatePatch, digest, reason stri
 	if err != nil {
 		return "", 0, err
 	}
-	if werr := writeArtifact(path, data, "cannot write gates.json"); werr != nil {
-		return "", 0, werr
+	if err := writeArtifact(path, data, "cannot write gates.json"); err != nil {
+		return "", 0, err
 	}
 	auditGates(filepath.Dir(path), e.nowISO(), run.Manifest.RunID, reason, prev, doc.Revision, digest, id)
 	return path, doc.Revision, nil

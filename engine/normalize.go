@@ -130,24 +130,16 @@ func distinctExact(in []string) []string {
 
 // Normalize runs the normalize tool.
 func (e *Engine) Normalize(_ context.Context, a NormalizeArgs) (*NormalizeResult, error) {
-	if err := requireReason(a.Reason); err != nil {
-		return nil, err
-	}
-	run, err := LoadRun(a.ManifestPath)
+	run, err := openTool(a.Reason, a.ManifestPath)
 	if err != nil {
 		return nil, err
 	}
-	paths := [3]string{}
-	for i, p := range []struct{ name, val, def string }{
-		{"extracted_urls_path", a.ExtractedURLsPath, "extracted-urls.txt"},
-		{"normalized_urls_path", a.NormalizedURLsPath, "normalized-urls.txt"},
-		{"url_map_path", a.URLMapPath, "url-map.json"},
-	} {
-		v, aerr := requireAbs(p.name, p.val, false)
-		if aerr != nil {
-			return nil, aerr
-		}
-		paths[i] = orDefault(v, run.citationsPath(p.def))
+	paths, err := resolvePaths(
+		pathArg{"extracted_urls_path", a.ExtractedURLsPath, run.citationsPath("extracted-urls.txt")},
+		pathArg{"normalized_urls_path", a.NormalizedURLsPath, run.citationsPath("normalized-urls.txt")},
+		pathArg{"url_map_path", a.URLMapPath, run.citationsPath("url-map.json")})
+	if err != nil {
+		return nil, err
 	}
 	data, rerr := fsx.ReadLimited(paths[0], maxListBytes)
 	if rerr != nil {

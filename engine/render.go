@@ -96,23 +96,17 @@ func render(runID string, records []Citation) ([]byte, string, error) {
 
 // Render runs the render tool.
 func (e *Engine) Render(_ context.Context, a RenderArgs) (*RenderResult, error) {
-	if err := requireReason(a.Reason); err != nil {
-		return nil, err
-	}
-	run, err := LoadRun(a.ManifestPath)
+	run, err := openTool(a.Reason, a.ManifestPath)
 	if err != nil {
 		return nil, err
 	}
-	citationsPath, aerr := requireAbs("citations_path", a.CitationsPath, false)
-	if aerr != nil {
-		return nil, aerr
+	paths, err := resolvePaths(
+		pathArg{"citations_path", a.CitationsPath, run.citationsPath("citations.jsonl")},
+		pathArg{"output_md_path", a.OutputMDPath, run.citationsPath("validated-citations.md")})
+	if err != nil {
+		return nil, err
 	}
-	outPath, aerr := requireAbs("output_md_path", a.OutputMDPath, false)
-	if aerr != nil {
-		return nil, aerr
-	}
-	citationsPath = orDefault(citationsPath, run.citationsPath("citations.jsonl"))
-	outPath = orDefault(outPath, run.citationsPath("validated-citations.md"))
+	citationsPath, outPath := paths[0], paths[1]
 	records, err := readCitations(citationsPath)
 	if err != nil {
 		return nil, err
@@ -121,8 +115,8 @@ func (e *Engine) Render(_ context.Context, a RenderArgs) (*RenderResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	if werr := writeArtifact(outPath, md, "cannot write validated-citations.md"); werr != nil {
-		return nil, werr
+	if err := writeArtifact(outPath, md, "cannot write validated-citations.md"); err != nil {
+		return nil, err
 	}
 	res := &RenderResult{OK: true, OutputMDPath: outPath, Rendered: len(records), InputsDigest: digest}
 	e.auditRender(run, a.Reason, res)

@@ -3,11 +3,8 @@ package engine
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/citegate/citegate/engine/fsx"
@@ -102,6 +99,33 @@ func requireAbs(name, value string, required bool) (string, *Error) {
 	return filepath.Clean(v), nil
 }
 
+// pathArg is an optional path argument: its name, the given value, and the
+// default used when it is empty.
+type pathArg struct{ name, value, def string }
+
+// resolvePaths checks optional path arguments (absolute when given) and
+// fills in their defaults.
+func resolvePaths(args ...pathArg) ([]string, error) {
+	out := make([]string, len(args))
+	for i, a := range args {
+		v, err := requireAbs(a.name, a.value, false)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = orDefault(v, a.def)
+	}
+	return out, nil
+}
+
+// openTool does what every tool does first: check the reason, then load and
+// validate the manifest.
+func openTool(reason, manifestPath string) (*Run, error) {
+	if err := requireReason(reason); err != nil {
+		return nil, err
+	}
+	return LoadRun(manifestPath)
+}
+
 func requireReason(reason string) *Error {
 	if strings.TrimSpace(reason) == "" {
 		return newError(CodeInvalidArgs, "reason must be non-empty", map[string]any{})
@@ -153,13 +177,9 @@ func (r *Run) audit(event any) {
 	_ = fsx.AppendLine(r.auditPath(), line)
 }
 
-// writeArtifact writes one artifact atomically, mapping failure to the
-// reference's WRITE_FAILED message.
-func writeArtifact(path string, data []byte, message string) *Error {
-	if err := fsx.WriteAtomic(path, data); err != nil {
-		return newError(CodeWriteFailed, message, map[string]any{"path": path, "reason": err.Error()})
-	}
-	return nil
+// writeArtifact writes one artifact atomically.
+func writeArtifact(path string, data []byte, message string) error {
+	return writeAll([]pendingWrite{{path, message, data}})
 }
 
 // lines joins text-list entries the reference's way: "\n" after each, and an
@@ -203,90 +223,20 @@ type pendingWrite struct {
 	data          []byte
 }
 
-// writeAll writes a set of artifacts all or nothing, as far as a file system
-// allows: every artifact is first written in full and synced to a temporary
-// file beside its target, and only when all of them are staged are they
-// renamed into place. A failure while staging (a target that is a directory,
-// a parent that is a file, no space, no permission) leaves every target as it
-// was and removes the temporaries; writing the artifacts one after another
-// would leave the first ones replaced when a later one failed.
+// writeAll writes a set of artifacts all or nothing (fsx.WriteAllAtomic).
 func writeAll(ws []pendingWrite) error {
-	tmps := make([]string, 0, len(ws))
-	cleanup := func() {
-		for _, t := range tmps {
-			_ = os.Remove(t)
-		}
-	}
-	for _, w := range ws {
-		tmp, err := stageFile(w.path, w.data)
-		if err != nil {
-			cleanup()
-			return newError(CodeWriteFailed, w.message, map[string]any{"path": w.path, "reason": err.Error()})
-		}
-		tmps = append(tmps, tmp)
-	}
-	dirs := map[string]bool{}
+	files := make([]fsx.File, len(ws))
 	for i, w := range ws {
-		if err := os.Rename(tmps[i], w.path); err != nil {
-			cleanup()
-			return newError(CodeWriteFailed, w.message, map[string]any{"path": w.path, "reason": err.Error()})
-		}
-		dirs[filepath.Dir(w.path)] = true
+		files[i] = fsx.File{Path: w.path, Data: w.data}
 	}
-	for d := range dirs {
-		if err := syncDir(d); err != nil {
-			return newError(CodeWriteFailed, "cannot sync artifact directory", map[string]any{"path": d, "reason": err.Error()})
-		}
-	}
-	return nil
-}
-
-// stageFile writes data to a new temporary file in path's directory (named
-// like fsx.WriteAtomic's, .<base>.tmp-*), mode 0644, synced, and returns its
-// name. It refuses a path that is a directory, which a rename could not
-// replace.
-func stageFile(path string, data []byte) (string, error) {
-	if fi, err := os.Lstat(path); err == nil && fi.IsDir() {
-		return "", fmt.Errorf("%s is a directory", path)
-	}
-	dir, base := filepath.Split(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return "", err
-	}
-	err = f.Chmod(0o644)
+	err := fsx.WriteAllAtomic(files)
 	if err == nil {
-		_, err = f.Write(data)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), nil
-}
-
-// syncDir makes renames in dir durable; file systems that cannot sync a
-// directory report EINVAL, which is not an error.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	if errors.Is(err, syscall.EINVAL) {
 		return nil
 	}
-	return err
+	w := ws[0]
+	var be *fsx.BatchError
+	if errors.As(err, &be) {
+		w = ws[be.Index]
+	}
+	return newError(CodeWriteFailed, w.message, map[string]any{"path": w.path, "reason": err.Error()})
 }

@@ -384,23 +384,16 @@ func resolveValidateInputs(run *Run, a ValidateArgs) (*validateInputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &validateInputs{cfg: cfg}
-	var offlinePath, onlinePath string
-	for _, p := range []struct {
-		name, val, def string
-		dst            *string
-	}{
-		{"url_map_path", a.URLMapPath, run.citationsPath("url-map.json"), &in.urlMapPath},
-		{"citations_path", a.CitationsPath, run.citationsPath("citations.jsonl"), &in.citationsPath},
-		{"offline_fixtures_path", a.OfflineFixturesPath, "", &offlinePath},
-		{"online_fixtures_path", a.OnlineFixturesPath, "", &onlinePath},
-	} {
-		v, aerr := requireAbs(p.name, p.val, false)
-		if aerr != nil {
-			return nil, aerr
-		}
-		*p.dst = orDefault(v, p.def)
+	paths, err := resolvePaths(
+		pathArg{"url_map_path", a.URLMapPath, run.citationsPath("url-map.json")},
+		pathArg{"citations_path", a.CitationsPath, run.citationsPath("citations.jsonl")},
+		pathArg{"offline_fixtures_path", a.OfflineFixturesPath, ""},
+		pathArg{"online_fixtures_path", a.OnlineFixturesPath, ""})
+	if err != nil {
+		return nil, err
 	}
+	in := &validateInputs{cfg: cfg, urlMapPath: paths[0], citationsPath: paths[1]}
+	offlinePath, onlinePath := paths[2], paths[3]
 	if cfg.mode == ModeOffline {
 		if offlinePath == "" {
 			return nil, newError(CodeInvalidArgs, "offline_fixtures_path required in OFFLINE mode",
@@ -423,10 +416,7 @@ func (e *Engine) Validate(ctx context.Context, a ValidateArgs, events chan<- Eve
 	if events != nil {
 		defer close(events)
 	}
-	if err := requireReason(a.Reason); err != nil {
-		return nil, err
-	}
-	run, err := LoadRun(a.ManifestPath)
+	run, err := openTool(a.Reason, a.ManifestPath)
 	if err != nil {
 		return nil, err
 	}
@@ -465,8 +455,8 @@ func (e *Engine) writeValidation(run *Run, in *validateInputs, v *validation) (*
 	if err != nil {
 		return nil, err
 	}
-	if werr := writeArtifact(in.citationsPath, data, "cannot write citations.jsonl"); werr != nil {
-		return nil, werr
+	if err := writeArtifact(in.citationsPath, data, "cannot write citations.jsonl"); err != nil {
+		return nil, err
 	}
 	cfg := in.cfg
 	res := &ValidateResult{

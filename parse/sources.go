@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -21,7 +22,8 @@ const (
 	KindInline Kind = iota
 	// KindReference is a full, collapsed or shortcut reference link
 	// ([text][label], [label][], [label]) resolved through a definition,
-	// which may sit anywhere in the file.
+	// which may sit anywhere in the file, or a link reference definition
+	// ([label]: url) written inside the Sources section itself.
 	KindReference
 	// KindAutolink is a CommonMark autolink: <url>.
 	KindAutolink
@@ -96,6 +98,13 @@ var markdown = goldmark.New(goldmark.WithExtensions(
 // images are not citations and are skipped. Destinations that are not
 // absolute http(s) URLs are ignored. A URL repeated on one line is reported
 // once; repeats on other lines are all reported.
+//
+// A link reference definition ("[1]: https://example.com/a") inside the
+// section is a citation too, reported on the line of its "[", although it
+// renders as nothing: agents write source lists that way. One outside the
+// section counts only through the reference links inside it that use it.
+// Either way a definition is a block, so one inside a code block, raw HTML
+// or a code span is text and never counts.
 func Sources(src []byte) []Link {
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	x := extractor{src: src}
@@ -109,6 +118,7 @@ func Sources(src []byte) []Link {
 			x.block(n)
 		}
 	}
+	x.finish()
 	return x.links
 }
 
@@ -138,7 +148,8 @@ func isSourcesHeading(h *ast.Heading, src []byte) bool {
 
 type extractor struct {
 	src        []byte
-	lineStarts []int // byte offset of each line; built on the first link
+	found      []candidate // in AST order
+	lineStarts []int       // byte offset of each line; built on the first link
 	links      []Link
 	seen       map[lineURL]struct{}
 
@@ -153,6 +164,13 @@ type lineURL struct {
 	url  string
 }
 
+// candidate is a destination found in the AST, not yet canonicalized.
+type candidate struct {
+	pos  int // byte offset of the link in the source
+	raw  string
+	kind Kind
+}
+
 func (x *extractor) block(b ast.Node) {
 	_ = ast.Walk(b, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -161,6 +179,11 @@ func (x *extractor) block(b ast.Node) {
 		switch n := n.(type) {
 		case *ast.Image:
 			// Alt text is a description, not a citation.
+			return ast.WalkSkipChildren, nil
+		case *ast.LinkReferenceDefinition:
+			// goldmark leaves a definition in the tree, in place of the
+			// start of the paragraph it was parsed from, at its '['.
+			x.add(n, linkDestination(n.Destination), KindReference)
 			return ast.WalkSkipChildren, nil
 		case *ast.Link:
 			kind := KindInline
@@ -251,11 +274,29 @@ func isAlnum(c byte) bool {
 }
 
 func (x *extractor) add(n ast.Node, raw string, kind Kind) {
-	u, err := Canonical(raw)
+	x.found = append(x.found, candidate{nodePos(n), raw, kind})
+}
+
+// finish turns the candidates into links in document order. The walk
+// visits them in that order already (goldmark puts a definition where its
+// paragraph started); sorting by position is a guard, since which of two
+// forms of one URL on a line is kept depends on it.
+func (x *extractor) finish() {
+	byPos := func(a, b candidate) int { return a.pos - b.pos }
+	if !slices.IsSortedFunc(x.found, byPos) {
+		slices.SortStableFunc(x.found, byPos)
+	}
+	for _, c := range x.found {
+		x.emit(c)
+	}
+}
+
+func (x *extractor) emit(c candidate) {
+	u, err := Canonical(c.raw)
 	if err != nil {
 		return
 	}
-	line := x.line(nodePos(n))
+	line := x.line(c.pos)
 	key := lineURL{line, u}
 	if _, dup := x.seen[key]; dup {
 		return
@@ -267,7 +308,7 @@ func (x *extractor) add(n ast.Node, raw string, kind Kind) {
 	if len(x.links) == 0 || line != x.lastLine {
 		x.lastLine, x.lastText = line, string(bytes.TrimSpace(x.lineText(line)))
 	}
-	x.links = append(x.links, Link{URL: u, Line: line + 1, SourceLine: x.lastText, Kind: kind})
+	x.links = append(x.links, Link{URL: u, Line: line + 1, SourceLine: x.lastText, Kind: c.kind})
 }
 
 // nodePos returns the byte offset of n in the source. goldmark gives every

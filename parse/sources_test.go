@@ -258,7 +258,7 @@ func TestSourcesReferenceLinks(t *testing.T) {
 		"- [Full][late]",
 		"- [Collapsed][] and [early]",
 		"- [undefined][nowhere] https://example.com/bare",
-		"- [other]: https://example.com/definitions-are-not-links",
+		"- [other]: https://example.com/definition-in-sources",
 		"",
 		"## Gaps",
 		"",
@@ -270,9 +270,202 @@ func TestSourcesReferenceLinks(t *testing.T) {
 		link("https://example.com/collapsed", 10, "- [Collapsed][] and [early]", KindReference),
 		link("https://example.com/defined-before", 10, "- [Collapsed][] and [early]", KindReference),
 		link("https://example.com/bare", 11, "- [undefined][nowhere] https://example.com/bare", KindBare),
+		// A definition inside the section is a citation itself; the two
+		// outside it count only through the links above that use them.
+		link("https://example.com/definition-in-sources", 12, "- [other]: https://example.com/definition-in-sources", KindReference),
 	}
 	if got := Sources([]byte(src)); !slices.Equal(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+}
+
+// TestSourcesDefinitions covers link reference definitions written inside a
+// Sources section. Each case's src is joined with "\n"; want lines are
+// 1-based into it.
+func TestSourcesDefinitions(t *testing.T) {
+	ref := func(url string, line int, src []string) Link {
+		return link(url, line, src[line-1], KindReference)
+	}
+	tests := []struct {
+		name string
+		src  []string
+		want func(src []string) []Link
+	}{
+		{"the usual shapes",
+			[]string{
+				"## Sources",
+				`[1]: https://example.com/a "Title"`,
+				"[2]: <https://example.com/b>",
+				"[3]: https://example.com/c 'Single' ",
+				"   [4]: https://example.com/d (Parens)",
+			},
+			func(src []string) []Link {
+				return []Link{
+					ref("https://example.com/a", 2, src), ref("https://example.com/b", 3, src),
+					ref("https://example.com/c", 4, src), ref("https://example.com/d", 5, src),
+				}
+			}},
+		{"document order among other links",
+			[]string{
+				"## Sources",
+				"- https://a.example/1",
+				"",
+				"[two]: https://b.example/2",
+				"- [three](https://c.example/3)",
+				"",
+				"[four]: https://d.example/4",
+				"<https://e.example/5>",
+			},
+			func(src []string) []Link {
+				return []Link{
+					link("https://a.example/1", 2, src[1], KindBare),
+					ref("https://b.example/2", 4, src),
+					link("https://c.example/3", 5, src[4], KindInline),
+					ref("https://d.example/4", 7, src),
+					link("https://e.example/5", 8, src[7], KindAutolink),
+				}
+			}},
+		{"in list items and block quotes",
+			[]string{
+				"## Sources",
+				"- [1]: https://a.example/",
+				"- [2]: https://b.example/",
+				"1. [3]: https://c.example/",
+				"",
+				"> [4]: https://d.example/",
+				"- item",
+				"",
+				"  [5]: https://e.example/",
+			},
+			func(src []string) []Link {
+				return []Link{
+					ref("https://a.example/", 2, src), ref("https://b.example/", 3, src),
+					ref("https://c.example/", 4, src), ref("https://d.example/", 6, src),
+					ref("https://e.example/", 9, src),
+				}
+			}},
+		{"destination and title on later lines",
+			[]string{
+				"## Sources",
+				"[1]:",
+				"  https://a.example/x",
+				`  "Title`,
+				`  more title"`,
+				"- https://b.example/y",
+			},
+			func(src []string) []Link {
+				return []Link{ref("https://a.example/x", 2, src), link("https://b.example/y", 6, src[5], KindBare)}
+			}},
+		{"destination canonicalized like a link's",
+			[]string{
+				"## Sources",
+				`[e]: https://example.com/a\_b?x=1&amp;y=2`,
+				"[s]: <https://example.com/a b>",
+				"[u]: HTTPS://Example.COM:443/x/../y",
+				"[i]: https://bücher.de/straße",
+			},
+			func(src []string) []Link {
+				return []Link{
+					ref("https://example.com/a_b?x=1&y=2", 2, src), ref("https://example.com/a%20b", 3, src),
+					ref("https://example.com/y", 4, src), ref("https://xn--bcher-kva.de/stra%C3%9Fe", 5, src),
+				}
+			}},
+		{"non-http and relative destinations ignored",
+			[]string{
+				"## Sources",
+				"[m]: mailto:someone@example.com",
+				"[f]: ftp://files.example.com/x",
+				"[r]: /relative",
+				"[w]: www.example.com/x",
+				"[n]: <>",
+			},
+			func([]string) []Link { return nil }},
+		{"duplicate labels both count",
+			[]string{
+				"## Sources",
+				"[1]: https://a.example/",
+				"[1]: https://b.example/",
+				"[1]: https://a.example/",
+			},
+			func(src []string) []Link {
+				return []Link{ref("https://a.example/", 2, src), ref("https://b.example/", 3, src), ref("https://a.example/", 4, src)}
+			}},
+		{"definition used inside the section counts at both places",
+			[]string{
+				"## Sources",
+				"- [Report][r]",
+				"",
+				"[r]: https://r.example/",
+			},
+			func(src []string) []Link {
+				return []Link{ref("https://r.example/", 2, src), ref("https://r.example/", 4, src)}
+			}},
+		{"definition used only outside the section counts once",
+			[]string{
+				"## Findings",
+				"See [the report][r].",
+				"## Sources",
+				"[r]: https://r.example/",
+			},
+			func(src []string) []Link { return []Link{ref("https://r.example/", 4, src)} }},
+		{"definitions in code and raw HTML do not count",
+			[]string{
+				"## Sources",
+				"```",
+				"[x]: https://fence.example/x",
+				"```",
+				"~~~markdown",
+				"## Sources",
+				"[y]: https://fence.example/y",
+				"~~~",
+				"",
+				"    [z]: https://indented.example/z",
+				"",
+				"<div>",
+				"[h]: https://html.example/h",
+				"</div>",
+				"",
+				"`[c]: https://span.example/c`",
+				"- https://a.example/1",
+			},
+			func(src []string) []Link { return []Link{link("https://a.example/1", 17, src[16], KindBare)} }},
+		{"outside the section bounds",
+			[]string{
+				"[before]: https://before.example/",
+				"Sources",
+				"=======",
+				"[in]: https://in.example/",
+				"### More",
+				"[after]: https://after.example/",
+			},
+			func(src []string) []Link { return []Link{ref("https://in.example/", 4, src)} }},
+		{"not a definition: text after the title, or interrupting a paragraph",
+			[]string{
+				"## Sources",
+				`[1]: https://a.example/ "Title" trailing`,
+				"",
+				"Some text",
+				"[2]: https://b.example/",
+			},
+			func(src []string) []Link {
+				return []Link{link("https://a.example/", 2, src[1], KindBare), link("https://b.example/", 5, src[4], KindBare)}
+			}},
+		{"last line without a newline",
+			[]string{"## Sources", "[1]: https://a.example/"},
+			func(src []string) []Link { return []Link{ref("https://a.example/", 2, src)} }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := strings.Join(tt.src, "\n")
+			want := tt.want(tt.src)
+			if got := Sources([]byte(src)); !slices.Equal(got, want) {
+				t.Errorf("got  %+v\nwant %+v", got, want)
+			}
+			crlf := strings.ReplaceAll(src, "\n", "\r\n")
+			if got := Sources([]byte(crlf)); !slices.Equal(got, want) {
+				t.Errorf("CRLF: got  %+v\nwant %+v", got, want)
+			}
+		})
 	}
 }
 
@@ -436,12 +629,21 @@ func FuzzSources(f *testing.F) {
 		"## Sources\n```\n# x\n```\n<https://a.example/(b)>\n[r]\n\n[r]: https://r.example/\n",
 		"## Sources\n| a | b |\n|---|---|\n|https://t.example/|x|\n",
 		"## Sources\n- \xff\xfehttps://\xff.example/\x00 https://e.com/\u00a0\n",
+		"## Sources\n[1]: https://example.com/a \"Title\"\n[2]: <https://example.com/b>\n",
+		"## Sources\n- [a][1]\n\n[1]:\r\n  https://d.example/x\n  'T'\n> [2]: HTTPS://Q.example:443/\n",
+		"## Sources\n```\n[x]: https://fence.example/x\n```\n    [y]: https://i.example/\n<div>\n[h]: https://h.example/\n</div>\n",
+		"[b]: https://b.example/\nSources\n===\n[i]: https://i.example/\n# X\n[a]: https://a.example/\n",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		lines := strings.Split(string(src), "\n")
+		prev := 1
 		for _, l := range Sources(src) {
+			if l.Line < prev {
+				t.Fatalf("link on line %d reported after one on line %d", l.Line, prev)
+			}
+			prev = l.Line
 			if c, err := Canonical(l.URL); err != nil || c != l.URL {
 				t.Fatalf("URL %q is not canonical: %q, %v", l.URL, c, err)
 			}

@@ -40,26 +40,95 @@ var errNewline = errors.New("line contains a newline")
 // directory, syncs it, renames it over path and syncs the directory. The
 // temporary file is removed on any failure. The file gets mode 0644.
 func WriteAtomic(path string, data []byte) error {
+	err := WriteAllAtomic([]File{{Path: path, Data: data}})
+	var be *BatchError
+	if errors.As(err, &be) {
+		return be.Err
+	}
+	return err
+}
+
+// File is one member of a WriteAllAtomic batch.
+type File struct {
+	Path string
+	Data []byte
+}
+
+// BatchError says which file of a batch failed.
+type BatchError struct {
+	Index int
+	Err   error
+}
+
+func (e *BatchError) Error() string { return e.Err.Error() }
+func (e *BatchError) Unwrap() error { return e.Err }
+
+// WriteAllAtomic writes a set of files all or nothing, as far as a file
+// system allows: every file is first written in full and synced to a
+// temporary file beside its target, and only when all are staged are they
+// renamed into place. A failure while staging (a target that is a directory,
+// a parent that is a file, no space) leaves every target as it was. Writing
+// the files one after another would leave the first ones replaced when a
+// later one failed. Errors are *BatchError.
+func WriteAllAtomic(files []File) error {
+	tmps := make([]string, 0, len(files))
+	cleanup := func() {
+		for _, t := range tmps {
+			_ = os.Remove(t)
+		}
+	}
+	for i, f := range files {
+		tmp, err := stage(f.Path, f.Data)
+		if err != nil {
+			cleanup()
+			return &BatchError{i, err}
+		}
+		tmps = append(tmps, tmp)
+	}
+	dirs := map[string]bool{}
+	for i, f := range files {
+		if err := os.Rename(tmps[i], f.Path); err != nil {
+			cleanup()
+			return &BatchError{i, err}
+		}
+		dirs[filepath.Dir(f.Path)] = true
+	}
+	for i, f := range files {
+		d := filepath.Dir(f.Path)
+		if !dirs[d] {
+			continue
+		}
+		delete(dirs, d)
+		if err := syncDir(d); err != nil {
+			return &BatchError{i, err}
+		}
+	}
+	return nil
+}
+
+// stage writes data to a new temporary file (.<base>.tmp-*) in path's
+// directory and returns its name. A path that is a directory is refused up
+// front, since a rename could not replace it.
+func stage(path string, data []byte) (string, error) {
+	if fi, err := os.Lstat(path); err == nil && fi.IsDir() {
+		return "", &fs.PathError{Op: "write", Path: path, Err: syscall.EISDIR}
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
 	if err := os.MkdirAll(dir, dirMode); err != nil {
-		return err
+		return "", err
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		return err
+		return "", err
 	}
 	if err := writeAndClose(tmp, data); err != nil {
 		_ = os.Remove(tmp.Name())
-		return err
+		return "", err
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		_ = os.Remove(tmp.Name())
-		return err
-	}
-	return syncDir(dir)
+	return tmp.Name(), nil
 }
 
 // writeAndClose gives f its final mode, writes data, syncs and closes it. f is

@@ -304,12 +304,25 @@ func isPositiveInteger(v any) bool {
 //
 // An object with an array under items can only match form 2, since an array
 // is neither an entry nor a string; any other object can only match form 3.
+//
+// The validator evaluates every branch of anyOf, and additionalProperties on
+// every property, even once the outcome is known, and it panics (Validate
+// then reports ErrInvalidJSON) on a Go type no JSON text decodes to. So a
+// document of form 2 is also put through form 3, which looks at the type of
+// every other property of the object and, where that is an object, of its
+// entry fields; those must be of JSON's types for the schema to accept it.
 func fixturesDocOK(doc any) bool {
 	switch d := doc.(type) {
 	case []any:
 		return fixtureEntriesOK(d)
 	case map[string]any:
 		if items, ok := d["items"].([]any); ok {
+			for k, v := range d {
+				if k == "items" || isJSONKind(v) && fixtureEntryKindsOK(v) {
+					continue
+				}
+				return false
+			}
 			return fixtureEntriesOK(items)
 		}
 		for _, v := range d {
@@ -357,6 +370,34 @@ func fixtureEntryOK(entry map[string]any) bool {
 		}
 	}
 	return true
+}
+
+// fixtureEntryKindsOK reports whether, if v is an object, its entry fields
+// are of JSON's types; see fixturesDocOK.
+func fixtureEntryKindsOK(v any) bool {
+	entry, ok := v.(map[string]any)
+	if !ok {
+		return true
+	}
+	for k, v := range entry {
+		switch k {
+		case "normalized_url", "url_original", "cid", "status", "url", "title", "publisher", "evidence_snippet", "notes", "http_status":
+			if !isJSONKind(v) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isJSONKind reports whether v has one of the Go types encoding/json decodes
+// JSON values to.
+func isJSONKind(v any) bool {
+	switch v.(type) {
+	case nil, bool, string, float64, json.Number, []any, map[string]any:
+		return true
+	}
+	return false
 }
 
 // isNumber reports whether v is a number as JSON decodes it: a finite float64
