@@ -274,6 +274,9 @@ func isAlnum(c byte) bool {
 }
 
 func (x *extractor) add(n ast.Node, raw string, kind Kind) {
+	if x.found == nil {
+		x.found = make([]candidate, 0, 32) // a typical Sources section in one allocation
+	}
 	x.found = append(x.found, candidate{nodePos(n), raw, kind})
 }
 

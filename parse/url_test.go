@@ -420,6 +420,8 @@ var fastNormalizeSeeds = []string{
 	"https://e.com/a?b=c#d#e", "https://e.com/%7Efoo/%2f/", "https://e.com/.a/", "https://e.com/a.",
 	"https://e.com/?q=%2e%2E%2F", "https://e.com/a%2e/", "https://e.com/?\t", "https://e.com/?a=1 ",
 	"https://e.com/?a=\x00", "https://e.com/#\x7f", "https://e.com/?a=\xc3\xa9",
+	// Payloads for the inputs FuzzFastNormalize derives.
+	"b=2&a=1&utm_source=x", "q=a+b&q=a%2Bb&x=%ZZ&flag&=&&", ":443/x/?b=1#f", ":8080", ":0080/", "/A/B/",
 }
 
 // TestFastNormalizeTakes checks the fast path takes the shapes citations
@@ -483,16 +485,25 @@ func FuzzFastNormalize(f *testing.F) {
 			t.Fatalf("queryPairs(%q) = %q; icu.SortBy orders it %q", raw, pairs, resorted)
 		}
 
-		fast, ok := fastNormalize(raw)
-		if !ok {
-			return
-		}
-		slow, err := slowNormalize(raw)
-		if err != nil {
-			t.Fatalf("fastNormalize(%q) = %q but the parser rejects it: %v", raw, fast, err)
-		}
-		if fast != slow {
-			t.Fatalf("fastNormalize(%q) = %q; slow path says %q", raw, fast, slow)
+		// Most mutations of a URL leave the fast path's shape, so raw is
+		// also tried as a query, as whatever follows a host, and as a path.
+		for _, in := range [...]string{
+			raw,
+			"https://example.com/p?" + raw,
+			"http://Example.COM" + raw,
+			"https://example.com/" + raw + "/",
+		} {
+			fast, ok := fastNormalize(in)
+			if !ok {
+				continue
+			}
+			slow, err := slowNormalize(in)
+			if err != nil {
+				t.Fatalf("fastNormalize(%q) = %q but the parser rejects it: %v", in, fast, err)
+			}
+			if fast != slow {
+				t.Fatalf("fastNormalize(%q) = %q; slow path says %q", in, fast, slow)
+			}
 		}
 	})
 }

@@ -358,6 +358,15 @@ func fixtureEntriesOK(a []any) bool {
 // value, which the schema never looks at.
 func fixtureEntryOK(entry map[string]any) bool {
 	for k, v := range entry {
+		// Most values are strings, right for every field but
+		// http_status; comparing k's length first spares loading the
+		// bytes of the other keys.
+		if _, ok := v.(string); ok {
+			if k == "http_status" {
+				return false
+			}
+			continue
+		}
 		switch k {
 		case "normalized_url", "url_original", "cid", "status", "url", "title", "publisher", "evidence_snippet", "notes":
 			if _, ok := v.(string); !ok {

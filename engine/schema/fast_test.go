@@ -448,8 +448,12 @@ var docFastPaths = []docFastPath{
 				[]any{}, map[string]any{}, map[string]any{"items": []any{}},
 				// The array form.
 				[]any{fixtureEntryAll, map[string]any{}, map[string]any{"status": "valid", "http_status": 200}},
-				// The items form, whose other properties may be anything.
-				map[string]any{"items": []any{map[string]any{}, fixtureEntryAll}, "u0": []any{1}, "u1": 2, "extra": nil},
+				// The items form, whose other properties may be anything,
+				// including objects that are not entries.
+				map[string]any{
+					"items": []any{map[string]any{}, fixtureEntryAll},
+					"u0":    []any{1}, "u1": 2, "u3": map[string]any{"status": 5, "x": "y"}, "extra": nil,
+				},
 				// The map form, with an entry under items, which is then
 				// just another URL.
 				map[string]any{
