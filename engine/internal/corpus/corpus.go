@@ -69,7 +69,9 @@ func Generate(dir string, s Spec) (string, error) {
 				fmt.Fprintf(&b, "- Author et al. (2024), \"Title %d\", %s.\n", j, u)
 			}
 		}
-		b.WriteString("\n" + strings.Join(refs, "\n") + "\n\n## Gaps\n\n- More data needed.\n")
+		// Definitions go after the last section: inside Sources they would
+		// count as citations themselves.
+		b.WriteString("\n## Gaps\n\n- More data needed.\n\n" + strings.Join(refs, "\n") + "\n")
 		wave := 1 + f%2
 		p := filepath.Join(dir, fmt.Sprintf("wave-%d", wave), fmt.Sprintf("p%04d.md", f))
 		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
