@@ -10,6 +10,7 @@ import (
 	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/jsonx"
 	"github.com/citegate/citegate/engine/schema"
+	"github.com/citegate/citegate/netguard"
 	"github.com/citegate/citegate/parse/icu"
 )
 
@@ -175,9 +176,24 @@ func readCitations(path string) ([]Citation, error) {
 		if err := json.Unmarshal(line, &c); err != nil {
 			return nil, newError(CodeInvalidJSONL, "citations.jsonl malformed", map[string]any{"path": path, "line": i + 1})
 		}
-		out = append(out, c)
+		out = append(out, redactCitation(c))
 	}
 	return out, nil
+}
+
+// redactCitation removes secrets from a record another tool may have
+// written, so nothing derived from it (report, stdout) can carry them.
+func redactCitation(c Citation) Citation {
+	c.URL, _ = netguard.RedactURL(c.URL)
+	c.URLOriginal, _ = netguard.RedactURL(c.URLOriginal)
+	c.Notes = netguard.RedactText(c.Notes)
+	c.Title = netguard.RedactText(c.Title)
+	c.Publisher = netguard.RedactText(c.Publisher)
+	c.EvidenceSnippet = netguard.RedactText(c.EvidenceSnippet)
+	for i := range c.FoundBy {
+		c.FoundBy[i].SourceLine = netguard.RedactText(c.FoundBy[i].SourceLine)
+	}
+	return c
 }
 
 func statusPairs(records []Citation) []statusPair {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/citegate/citegate/engine/jsonx"
-	"github.com/citegate/citegate/netguard"
 	"github.com/citegate/citegate/parse/icu"
 )
 
@@ -54,14 +53,14 @@ func synthesisLine(s Status) string {
 	}
 }
 
-// render builds validated-citations.md: the reference layout, plus a
+// render builds validated-citations.md from redacted records (buildRecord
+// and readCitations redact): the reference layout, plus a
 // caution marker for paywalled sources and a may/must-not-cite line.
 func render(runID string, records []Citation) ([]byte, string, error) {
 	rs := make([]renderRecord, len(records))
 	for i, r := range records {
-		url, _ := netguard.RedactURL(strings.TrimSpace(r.URL))
-		rs[i] = renderRecord{strings.TrimSpace(r.NormalizedURL), strings.TrimSpace(r.CID), url, strings.TrimSpace(string(r.Status)),
-			netguard.RedactText(strings.TrimSpace(r.Title)), netguard.RedactText(strings.TrimSpace(r.Publisher))}
+		rs[i] = renderRecord{strings.TrimSpace(r.NormalizedURL), strings.TrimSpace(r.CID), strings.TrimSpace(r.URL),
+			strings.TrimSpace(string(r.Status)), strings.TrimSpace(r.Title), strings.TrimSpace(r.Publisher)}
 	}
 	icu.SortBy(rs, func(r renderRecord) string { return r.NormalizedURL }, func(r renderRecord) string { return r.CID })
 	var c Counts

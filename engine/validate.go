@@ -98,11 +98,11 @@ type validateDigest struct {
 	LadderPolicy        LadderPolicy `json:"citations_ladder_policy_v1"`
 }
 
-// workList redacts the url-map (a map written by another tool may still hold
-// secrets), picks one representative per normalized_url and sorts.
-func workList(items []URLMapItem) ([]workItem, error) {
-	clean := make([]URLMapItem, len(items))
-	for i, it := range items {
+// redactURLMap removes secrets from a url-map written by another tool: a
+// redacted normalized_url is normalized again and gets its own cid.
+func redactURLMap(items []URLMapItem) ([]URLMapItem, error) {
+	for i := range items {
+		it := &items[i]
 		it.URLOriginal, _ = netguard.RedactURL(it.URLOriginal)
 		if r, _ := netguard.RedactURL(it.NormalizedURL); r != it.NormalizedURL {
 			n, err := normalizeOne(r, "url-map normalized_url is not a valid URL")
@@ -111,8 +111,14 @@ func workList(items []URLMapItem) ([]workItem, error) {
 			}
 			it.NormalizedURL, it.CID = n, parse.CID(n)
 		}
-		clean[i] = it
 	}
+	return items, nil
+}
+
+// workList picks one representative per normalized_url (the first by
+// url_original) and sorts. Its input is already redacted.
+func workList(items []URLMapItem) []workItem {
+	clean := append([]URLMapItem(nil), items...)
 	icu.SortBy(clean, func(i URLMapItem) string { return i.NormalizedURL }, func(i URLMapItem) string { return i.URLOriginal })
 	var work []workItem
 	index := map[string]int{}
@@ -127,11 +133,11 @@ func workList(items []URLMapItem) ([]workItem, error) {
 	for i := range work {
 		icu.Sort(work[i].originals)
 	}
-	return work, nil
+	return work
 }
 
 // provenance groups found-by items per url_original, each list ordered by
-// wave, perspective and file.
+// wave, perspective and file. Its input is already redacted.
 func provenance(items []FoundByItem) map[string][]FoundByEntry {
 	out := map[string][]FoundByItem{}
 	for _, it := range items {
@@ -149,7 +155,7 @@ func provenance(items []FoundByItem) map[string][]FoundByEntry {
 			entries[i] = FoundByEntry{
 				Wave: wave, PerspectiveID: pid, AgentType: "unknown",
 				ArtifactPath: orDefault(it.ArtifactPath, fmt.Sprintf("wave-%d/%s.md", wave, pid)),
-				SourceLine:   netguard.RedactText(it.SourceLine),
+				SourceLine:   it.SourceLine,
 			}
 		}
 		icu.SortBy(entries,
@@ -208,10 +214,7 @@ func (e *Engine) decide(cfg *citationConfig, w workItem, offline, online *fixtur
 // queued and one finished event per URL.
 func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, urlMap []URLMapItem,
 	offline, online *fixtureSet, foundBy []FoundByItem, em *emitter) (*validation, error) {
-	work, err := workList(urlMap)
-	if err != nil {
-		return nil, err
-	}
+	work := workList(urlMap)
 	decisions := make([]decision, len(work))
 	var live []string
 	for i, w := range work {
@@ -347,7 +350,7 @@ func loadURLMap(run *Run, path string) ([]URLMapItem, error) {
 	if doc.RunID != run.Manifest.RunID {
 		return nil, newError(CodeSchemaValidation, "url-map run_id mismatch", map[string]any{"expected": run.Manifest.RunID, "got": doc.RunID})
 	}
-	return doc.Items, nil
+	return redactURLMap(doc.Items)
 }
 
 // loadFoundBy reads the provenance file; a run without one has no provenance.
@@ -366,6 +369,12 @@ func loadFoundBy(run *Run) ([]FoundByItem, error) {
 	var doc FoundByDoc
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, newError(CodeInvalidJSON, "found-by.json unreadable JSON", map[string]any{"path": path})
+	}
+	// Another tool may have written it: redact on the way in.
+	for i := range doc.Items {
+		it := &doc.Items[i]
+		it.URLOriginal, _ = netguard.RedactURL(it.URLOriginal)
+		it.SourceLine = netguard.RedactText(it.SourceLine)
 	}
 	return doc.Items, nil
 }
