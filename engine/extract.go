@@ -324,7 +324,7 @@ func (e *Engine) Extract(ctx context.Context, a ExtractArgs) (*ExtractResult, er
 
 // files renders and schema-checks the extract artifacts.
 func (x *extraction) files(extractedPath, foundByPath string) ([]pendingWrite, error) {
-	doc, err := marshalChecked(schema.FoundBy, x.foundBy, foundByPath)
+	doc, err := marshalChecked(schema.FoundBy, &x.foundBy, foundByPath)
 	if err != nil {
 		return nil, err
 	}

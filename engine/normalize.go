@@ -164,7 +164,7 @@ func (e *Engine) Normalize(_ context.Context, a NormalizeArgs) (*NormalizeResult
 
 // files renders and schema-checks the normalize artifacts.
 func (nz *normalization) files(normalizedPath, urlMapPath string) ([]pendingWrite, error) {
-	doc, err := marshalChecked(schema.URLMap, nz.urlMap, urlMapPath)
+	doc, err := marshalChecked(schema.URLMap, &nz.urlMap, urlMapPath)
 	if err != nil {
 		return nil, err
 	}

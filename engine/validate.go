@@ -319,6 +319,10 @@ func encodeCitations(records []Citation, path string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		if records[i].schemaOK() {
+			buf = append(append(buf, line...), '\n')
+			continue
+		}
 		var doc any
 		if err := json.Unmarshal(line, &doc); err != nil {
 			return nil, err

@@ -466,3 +466,12 @@ func skipDigits(s string, i int) int {
 	}
 	return i
 }
+
+// NonBlank is the fast paths' conservative reading of the schemas' nonEmpty
+// rule (not empty after JavaScript's trim) for a Go string: it may reject a
+// string the schema accepts, never the other way round. Typed checks in other
+// packages use it so the rule lives here.
+func NonBlank(s string) bool { return nonBlank(s) }
+
+// IsCID reports whether s matches the cid pattern ^cid_[0-9a-f]{64}$.
+func IsCID(s string) bool { return isCID(s) }

@@ -1,0 +1,55 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/citegate/citegate/engine/schema"
+)
+
+// Typed schema checks for the artifacts citegate writes in bulk. Validating
+// by marshalling and decoding every document costs more than the rest of a
+// large run, so records that pass these conservative checks — they may
+// reject what the schema accepts, never the reverse (checks_test.go mutates
+// records to prove it) — skip the generic validator; anything they reject is
+// validated by the schema itself, which reports the precise error.
+
+// schemaOK mirrors citation.v1.
+func (c *Citation) schemaOK() bool {
+	if c.SchemaVersion != "citation.v1" || !schema.NonBlank(c.NormalizedURL) || !schema.IsCID(c.CID) ||
+		c.URL == "" || c.URLOriginal == "" || c.CheckedAt == "" || !c.Status.Known() || c.FoundBy == nil {
+		return false
+	}
+	for _, f := range c.FoundBy {
+		if (f.Wave != 1 && f.Wave != 2) || f.PerspectiveID == "" || f.AgentType == "" || f.ArtifactPath == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// schemaOK mirrors found_by.v1.
+func (d *FoundByDoc) schemaOK() bool {
+	if d.SchemaVersion != "found_by.v1" || !schema.NonBlank(d.RunID) || d.Items == nil {
+		return false
+	}
+	for _, it := range d.Items {
+		if it.URLOriginal == "" || (it.Wave != "wave-1" && it.Wave != "wave-2") || it.Ordinal < 1 ||
+			strings.HasPrefix(it.ArtifactPath, "/") {
+			return false
+		}
+	}
+	return true
+}
+
+// schemaOK mirrors url_map.v1.
+func (d *URLMapDoc) schemaOK() bool {
+	if d.SchemaVersion != "url_map.v1" || !schema.NonBlank(d.RunID) || d.Items == nil {
+		return false
+	}
+	for _, it := range d.Items {
+		if !schema.NonBlank(it.URLOriginal) || !schema.NonBlank(it.NormalizedURL) || !schema.IsCID(it.CID) {
+			return false
+		}
+	}
+	return true
+}
