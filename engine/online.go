@@ -217,12 +217,15 @@ func (f *onlineFiles) fill(res *ValidateResult) {
 
 // marshalChecked encodes an artifact file and validates it before it is written.
 func marshalChecked(name schema.Name, v any, path string) ([]byte, error) {
+	if c, ok := v.(interface {
+		schemaOK() bool
+		encodeFile() []byte
+	}); ok && c.schemaOK() {
+		return c.encodeFile(), nil
+	}
 	data, err := jsonx.MarshalFile(v)
 	if err != nil {
 		return nil, err
-	}
-	if c, ok := v.(interface{ schemaOK() bool }); ok && c.schemaOK() {
-		return data, nil
 	}
 	if _, err := schema.ValidateJSON(name, data); err != nil {
 		return nil, schemaError(string(name), path, string(name)+" not JSON", err)

@@ -313,15 +313,15 @@ func buildRecord(w workItem, d decision, prov map[string][]FoundByEntry, checked
 // encodeCitations validates each record against citation.v1 and returns the
 // JSONL bytes.
 func encodeCitations(records []Citation, path string) ([]byte, error) {
-	var buf []byte
+	buf := make([]byte, 0, len(records)*600)
 	for i := range records {
+		if records[i].schemaOK() {
+			buf = append(appendCitation(buf, &records[i]), '\n')
+			continue
+		}
 		line, err := jsonx.Marshal(&records[i])
 		if err != nil {
 			return nil, err
-		}
-		if records[i].schemaOK() {
-			buf = append(append(buf, line...), '\n')
-			continue
 		}
 		var doc any
 		if err := json.Unmarshal(line, &doc); err != nil {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/citegate/citegate/parse/icu"
 )
@@ -32,114 +33,231 @@ func Digest(v any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
+	c := canon{orders: map[string][]string{}}
+	out, rest, err := c.value(make([]byte, 0, len(b)), b)
+	if err == nil && len(skipSpace(rest)) != 0 {
+		err = errors.New("trailing data")
+	}
+	if err != nil {
 		return "", fmt.Errorf("jsonx: digest: %w", err)
 	}
-	var buf bytes.Buffer
-	c := canon{buf: &buf, orders: map[string][]string{}}
-	if err := c.write(doc); err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(buf.Bytes())
+	sum := sha256.Sum256(out)
 	return "sha256:" + hex.EncodeToString(sum[:]), nil
 }
 
-// canon writes canonical JSON. Digested documents repeat the same object
-// shape thousands of times (one per URL), so the collation order of each key
-// set is computed once.
+// canon rewrites JSON text into canonical form without decoding it into
+// maps (digested documents hold tens of thousands of objects). Digested
+// documents repeat the same object shape once per URL, so the collation order
+// of each key set is computed once.
 type canon struct {
-	buf    *bytes.Buffer
 	orders map[string][]string
 }
 
-// keyOrder returns the object's keys in canonical order.
-func (c *canon) keyOrder(v map[string]any) []string {
-	keys := make([]string, 0, len(v))
-	for k := range v {
-		keys = append(keys, k)
+// keyOrder returns keys in canonical order: collation order, bytes as the
+// tie-break for keys that collate equal.
+func (c *canon) keyOrder(keys []string) []string {
+	sorted := slices.Clone(keys)
+	slices.Sort(sorted)
+	// Length-prefixed, so distinct key sets never share an id.
+	var id strings.Builder
+	for _, k := range sorted {
+		id.WriteString(strconv.Itoa(len(k)))
+		id.WriteByte(':')
+		id.WriteString(k)
 	}
-	slices.Sort(keys) // tie-break for keys that collate equal
-	id := strings.Join(keys, "\x00")
-	if order, ok := c.orders[id]; ok {
+	if order, ok := c.orders[id.String()]; ok {
 		return order
 	}
-	icu.Sort(keys)
-	c.orders[id] = keys
-	return keys
+	icu.Sort(sorted)
+	c.orders[id.String()] = sorted
+	return sorted
 }
 
-// write appends the canonical JSON of a value decoded with UseNumber.
-func (c *canon) write(v any) error {
-	buf := c.buf
-	switch v := v.(type) {
-	case nil:
-		buf.WriteString("null")
-	case bool:
-		buf.WriteString(strconv.FormatBool(v))
-	case json.Number:
-		f, err := strconv.ParseFloat(v.String(), 64)
+type member struct {
+	key   string
+	value []byte
+}
+
+// value appends the canonical form of the JSON value at the start of b to
+// dst and returns the rest of b.
+func (c *canon) value(dst, b []byte) ([]byte, []byte, error) {
+	b = skipSpace(b)
+	if len(b) == 0 {
+		return dst, b, errors.New("unexpected end of JSON")
+	}
+	switch b[0] {
+	case '{':
+		var members []member
+		b = skipSpace(b[1:])
+		for len(b) > 0 && b[0] != '}' {
+			key, rest, err := stringToken(b)
+			if err != nil {
+				return dst, b, err
+			}
+			rest = skipSpace(rest)
+			if len(rest) == 0 || rest[0] != ':' {
+				return dst, b, errors.New("missing colon")
+			}
+			start := skipSpace(rest[1:])
+			end, err := skipValue(start)
+			if err != nil {
+				return dst, b, err
+			}
+			members = append(members, member{key, start[:len(start)-len(end)]})
+			b = skipSpace(end)
+			if len(b) > 0 && b[0] == ',' {
+				b = skipSpace(b[1:])
+			}
+		}
+		if len(b) == 0 {
+			return dst, b, errors.New("unterminated object")
+		}
+		keys := make([]string, 0, len(members))
+		for _, m := range members {
+			if !slices.Contains(keys, m.key) {
+				keys = append(keys, m.key)
+			}
+		}
+		dst = append(dst, '{')
+		for i, k := range c.keyOrder(keys) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendString(dst, k)
+			dst = append(dst, ':')
+			// A repeated key keeps its last value, as JSON.parse does.
+			var raw []byte
+			for _, m := range members {
+				if m.key == k {
+					raw = m.value
+				}
+			}
+			var err error
+			if dst, _, err = c.value(dst, raw); err != nil {
+				return dst, b, err
+			}
+		}
+		return append(dst, '}'), b[1:], nil
+	case '[':
+		dst = append(dst, '[')
+		b = skipSpace(b[1:])
+		for i := 0; len(b) > 0 && b[0] != ']'; i++ {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, b, err = c.value(dst, b); err != nil {
+				return dst, b, err
+			}
+			b = skipSpace(b)
+			if len(b) > 0 && b[0] == ',' {
+				b = skipSpace(b[1:])
+			}
+		}
+		if len(b) == 0 {
+			return dst, b, errors.New("unterminated array")
+		}
+		return append(dst, ']'), b[1:], nil
+	case '"':
+		s, rest, err := stringToken(b)
+		if err != nil {
+			return dst, b, err
+		}
+		return AppendString(dst, s), rest, nil
+	case 't', 'f', 'n':
+		for _, lit := range []string{"true", "false", "null"} {
+			if len(b) >= len(lit) && string(b[:len(lit)]) == lit {
+				return append(dst, lit...), b[len(lit):], nil
+			}
+		}
+		return dst, b, errors.New("invalid literal")
+	default:
+		end, err := skipValue(b)
+		if err != nil {
+			return dst, b, err
+		}
+		num := b[:len(b)-len(end)]
+		f, err := strconv.ParseFloat(string(num), 64)
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return fmt.Errorf("jsonx: digest: number %q: %w", v, err)
+			return dst, b, fmt.Errorf("number %q: %w", num, err)
 		}
 		// JSON.parse turns an out-of-range literal into ±Infinity, which
 		// JSON.stringify prints as null; underflow becomes 0 in both.
-		buf.Write(appendNumber(nil, f))
-	case string:
-		if plainString(v) {
-			buf.WriteByte('"')
-			buf.WriteString(v)
-			buf.WriteByte('"')
-			break
-		}
-		s, err := Marshal(v)
-		if err != nil {
-			return err
-		}
-		buf.Write(s)
-	case []any:
-		buf.WriteByte('[')
-		for i, e := range v {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := c.write(e); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte(']')
-	case map[string]any:
-		buf.WriteByte('{')
-		for i, k := range c.keyOrder(v) {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := c.write(k); err != nil {
-				return err
-			}
-			buf.WriteByte(':')
-			if err := c.write(v[k]); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte('}')
-	default:
-		return fmt.Errorf("jsonx: digest: unexpected decoded type %T", v)
+		return appendNumber(dst, f), end, nil
 	}
-	return nil
 }
 
-// plainString reports whether s encodes as itself between quotes: valid
-// UTF-8 with nothing JSON must escape.
-func plainString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
-			return false
-		}
+// stringToken decodes the JSON string at the start of b.
+func stringToken(b []byte) (string, []byte, error) {
+	end, err := skipValue(b)
+	if err != nil || len(b) == 0 || b[0] != '"' {
+		return "", b, errors.New("expected string")
 	}
-	return true
+	tok := b[:len(b)-len(end)]
+	inner := tok[1 : len(tok)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), end, nil
+	}
+	var s string
+	if err := json.Unmarshal(tok, &s); err != nil {
+		return "", b, err
+	}
+	return s, end, nil
+}
+
+// skipValue returns what follows the JSON value at the start of b.
+func skipValue(b []byte) ([]byte, error) {
+	if len(b) == 0 {
+		return b, errors.New("unexpected end of JSON")
+	}
+	switch b[0] {
+	case '"':
+		for i := 1; i < len(b); i++ {
+			switch b[i] {
+			case '\\':
+				i++
+			case '"':
+				return b[i+1:], nil
+			}
+		}
+		return b, errors.New("unterminated string")
+	case '{', '[':
+		depth := 0
+		for i := 0; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				rest, err := skipValue(b[i:])
+				if err != nil {
+					return b, err
+				}
+				i = len(b) - len(rest) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return b[i+1:], nil
+				}
+			}
+		}
+		return b, errors.New("unterminated container")
+	default:
+		i := 0
+		for i < len(b) && (isNumberByte(b[i]) || (b[i] >= 'a' && b[i] <= 'z')) {
+			i++
+		}
+		if i == 0 {
+			return b, fmt.Errorf("unexpected %q", b[0])
+		}
+		return b[i:], nil
+	}
+}
+
+func skipSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
+		b = b[1:]
+	}
+	return b
 }
 
 // appendNumber appends f as JavaScript's Number.prototype.toString (and so

@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"strconv"
+
+	"github.com/citegate/citegate/engine/jsonx"
+)
+
+// Hand-written encoders for the artifacts that hold one entry per URL. They
+// produce exactly the bytes jsonx.MarshalFile / jsonx.Marshal produce for the
+// same values (encode_test.go compares them), without encoding/json's
+// intermediate buffers, which dominated a large run's allocations.
+
+func appendField(dst []byte, indent, key string, first bool) []byte {
+	if !first {
+		dst = append(dst, ',')
+	}
+	dst = append(dst, indent...)
+	dst = jsonx.AppendString(dst, key)
+	if indent == "" {
+		return append(dst, ':')
+	}
+	return append(dst, ':', ' ')
+}
+
+func appendStringField(dst []byte, indent, key, value string, first bool) []byte {
+	return jsonx.AppendString(appendField(dst, indent, key, first), value)
+}
+
+func appendIntField(dst []byte, indent, key string, value int, first bool) []byte {
+	return strconv.AppendInt(appendField(dst, indent, key, first), int64(value), 10)
+}
+
+// appendCitation appends one compact citations.jsonl record.
+func appendCitation(dst []byte, c *Citation) []byte {
+	dst = append(dst, '{')
+	dst = appendStringField(dst, "", "schema_version", c.SchemaVersion, true)
+	dst = appendStringField(dst, "", "normalized_url", c.NormalizedURL, false)
+	dst = appendStringField(dst, "", "cid", c.CID, false)
+	dst = appendStringField(dst, "", "url", c.URL, false)
+	dst = appendStringField(dst, "", "url_original", c.URLOriginal, false)
+	dst = appendStringField(dst, "", "status", string(c.Status), false)
+	dst = appendStringField(dst, "", "checked_at", c.CheckedAt, false)
+	dst = append(appendField(dst, "", "found_by", false), '[')
+	for i, f := range c.FoundBy {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '{')
+		dst = appendIntField(dst, "", "wave", f.Wave, true)
+		dst = appendStringField(dst, "", "perspective_id", f.PerspectiveID, false)
+		dst = appendStringField(dst, "", "agent_type", f.AgentType, false)
+		dst = appendStringField(dst, "", "artifact_path", f.ArtifactPath, false)
+		if f.SourceLine != "" {
+			dst = appendStringField(dst, "", "source_line", f.SourceLine, false)
+		}
+		dst = append(dst, '}')
+	}
+	dst = append(dst, ']')
+	dst = appendStringField(dst, "", "notes", c.Notes, false)
+	if c.HTTPStatus != nil {
+		dst = appendIntField(dst, "", "http_status", *c.HTTPStatus, false)
+	}
+	for _, f := range []struct{ key, value string }{{"title", c.Title}, {"publisher", c.Publisher}, {"evidence_snippet", c.EvidenceSnippet}} {
+		if f.value != "" {
+			dst = appendStringField(dst, "", f.key, f.value, false)
+		}
+	}
+	return append(dst, '}')
+}
+
+// Indentation of the top-level fields and of the fields of array items, as
+// JSON.stringify(v, null, 2) lays them out.
+const (
+	in1 = "\n  "
+	in3 = "\n      "
+)
+
+// encodeFile renders found-by.json.
+func (d *FoundByDoc) encodeFile() []byte {
+	dst := make([]byte, 0, 64+len(d.Items)*320)
+	dst = append(dst, '{')
+	dst = appendStringField(dst, in1, "schema_version", d.SchemaVersion, true)
+	dst = appendStringField(dst, in1, "run_id", d.RunID, false)
+	dst = append(appendField(dst, in1, "items", false), '[')
+	for i, it := range d.Items {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, "\n    {"...)
+		dst = appendStringField(dst, in3, "url_original", it.URLOriginal, true)
+		dst = appendStringField(dst, in3, "wave", it.Wave, false)
+		dst = appendStringField(dst, in3, "perspective_id", it.PerspectiveID, false)
+		dst = appendStringField(dst, in3, "source_line", it.SourceLine, false)
+		dst = appendIntField(dst, in3, "ordinal", it.Ordinal, false)
+		if it.ArtifactPath != "" {
+			dst = appendStringField(dst, in3, "artifact_path", it.ArtifactPath, false)
+		}
+		dst = append(dst, "\n    }"...)
+	}
+	if len(d.Items) > 0 {
+		dst = append(dst, in1...)
+	}
+	return append(dst, "]\n}\n"...)
+}
+
+// encodeFile renders url-map.json.
+func (d *URLMapDoc) encodeFile() []byte {
+	dst := make([]byte, 0, 64+len(d.Items)*220)
+	dst = append(dst, '{')
+	dst = appendStringField(dst, in1, "schema_version", d.SchemaVersion, true)
+	dst = appendStringField(dst, in1, "run_id", d.RunID, false)
+	dst = append(appendField(dst, in1, "items", false), '[')
+	for i, it := range d.Items {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, "\n    {"...)
+		dst = appendStringField(dst, in3, "url_original", it.URLOriginal, true)
+		dst = appendStringField(dst, in3, "normalized_url", it.NormalizedURL, false)
+		dst = appendStringField(dst, in3, "cid", it.CID, false)
+		dst = append(dst, "\n    }"...)
+	}
+	if len(d.Items) > 0 {
+		dst = append(dst, in1...)
+	}
+	return append(dst, "]\n}\n"...)
+}
