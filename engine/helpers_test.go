@@ -14,8 +14,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/citegate/citegate/netguard"
 )
 
 // Paths to shared fixtures, relative to the engine package directory. The
@@ -40,7 +38,7 @@ const (
 
 // newEngine returns an engine with the clock pinned to at.
 func newEngineAt(at time.Time) *Engine {
-	return &Engine{Now: func() time.Time { return at }, Guard: netguard.New()}
+	return &Engine{Now: func() time.Time { return at }}
 }
 
 func newEngine() *Engine { return newEngineAt(testNow) }

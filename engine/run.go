@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,13 +26,25 @@ const (
 type Engine struct {
 	// Now is the clock; tests pin it so timestamps are reproducible.
 	Now func() time.Time
-	// Guard preflights URLs in online mode.
-	Guard *netguard.Guard
+	// GuardOptions are the operator's network controls (--allow-cidr,
+	// --domain-allowlist, --resolve), applied to every guard a run builds.
+	GuardOptions []netguard.Option
 }
 
 // New returns an Engine using the wall clock and a default guard.
 func New() *Engine {
-	return &Engine{Now: time.Now, Guard: netguard.New()}
+	return &Engine{Now: time.Now}
+}
+
+// guard builds a run's network guard: the operator's controls plus the
+// limits of the run's policy (seed 000: 5 s per hop, 5 redirects, 2 MB).
+func (e *Engine) guard(p LadderPolicy) *netguard.Guard {
+	opts := append(slices.Clone(e.GuardOptions), netguard.WithLimits(netguard.Limits{
+		HopTimeout:   time.Duration(p.DirectFetchTimeoutMS) * time.Millisecond,
+		MaxRedirects: p.MaxRedirects,
+		MaxBodyBytes: int64(p.MaxBodyBytes),
+	}))
+	return netguard.New(opts...)
 }
 
 // nowISO formats the clock like JavaScript's Date.prototype.toISOString.

@@ -170,7 +170,7 @@ func provenance(items []FoundByItem) map[string][]FoundByEntry {
 // decide settles one URL without network: offline fixtures, or in online mode
 // the preflight, online fixture replay and dry-run. ok=false means the URL
 // needs the live ladder.
-func (e *Engine) decide(cfg *citationConfig, w workItem, offline, online *fixtureSet) (decision, bool) {
+func decide(guard *netguard.Guard, cfg *citationConfig, w workItem, offline, online *fixtureSet) (decision, bool) {
 	fromFixture := func(fx *fixtureEntry, rung, defaultURL, notesPrefix string) decision {
 		st := Status(fx.Status)
 		if !st.Known() {
@@ -193,7 +193,7 @@ func (e *Engine) decide(cfg *citationConfig, w workItem, offline, online *fixtur
 		}
 		return fromFixture(fx, "offline-fixture", w.rep.NormalizedURL, "offline fixture status="), true
 	}
-	target, err := e.Guard.Preflight(w.rep.NormalizedURL)
+	target, err := guard.Preflight(w.rep.NormalizedURL)
 	if err != nil {
 		return decision{status: StatusInvalid, notes: "online ladder: " + netguard.Reason(err), url: w.rep.NormalizedURL, rung: "preflight"}, true
 	}
@@ -217,8 +217,9 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 	work := workList(urlMap)
 	decisions := make([]decision, len(work))
 	var live []string
+	guard := e.guard(cfg.policy)
 	for i, w := range work {
-		d, ok := e.decide(cfg, w, offline, online)
+		d, ok := decide(guard, cfg, w, offline, online)
 		if !ok {
 			live = append(live, w.rep.NormalizedURL)
 		}

@@ -82,28 +82,38 @@ var nat64LocalOffsets = [][4]int{
 
 // CheckAddr reports whether a may be contacted: nil if it may, otherwise an
 // error wrapping ErrBlockedAddress that names the range. Operator allow rules
-// (AllowCIDR) are consulted first. Preflight calls it for IP literals; the
-// connect-time dialer is meant to call it on every address it is about to
-// connect to. An invalid address wraps ErrMalformed.
+// (AllowCIDR) are consulted first. Preflight calls it for IP literals, and
+// DialContext for every resolver answer, every pinned address, and again for
+// the address of every socket just before it connects. An invalid address
+// wraps ErrMalformed.
 func (g *Guard) CheckAddr(a netip.Addr) error {
+	if detail, err := g.addrVerdict(a); err != nil {
+		return fmt.Errorf("netguard: %s: %w", detail, err)
+	}
+	return nil
+}
+
+// addrVerdict is CheckAddr's decision: the sentinel and a detail naming the
+// address and the reason, or nil if a may be contacted.
+func (g *Guard) addrVerdict(a netip.Addr) (string, error) {
 	if !a.IsValid() {
-		return fmt.Errorf("netguard: invalid IP address: %w", ErrMalformed)
+		return "invalid IP address", ErrMalformed
 	}
 	if a.Zone() != "" {
 		// A zone only means something for non-global scopes, and
 		// netip.Prefix.Contains never matches a zoned address, so letting
 		// one through would skip every rule below.
-		return fmt.Errorf("netguard: %s: zoned address: %w", a, ErrBlockedAddress)
+		return a.String() + ": zoned address", ErrBlockedAddress
 	}
 	// A mapped address is the IPv4 address it wraps: Go dials it over IPv4.
 	v := a.Unmap()
 	if g.allowed(v) {
-		return nil
+		return "", nil
 	}
 	if why := classify(v); why != "" {
-		return fmt.Errorf("netguard: %s: %s: %w", a, why, ErrBlockedAddress)
+		return a.String() + ": " + why, ErrBlockedAddress
 	}
-	return nil
+	return "", nil
 }
 
 // classify returns why a (already unmapped) is blocked, or "" if it is not.

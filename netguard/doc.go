@@ -4,9 +4,10 @@
 // model read (search results, web pages, documents) can be chosen by an
 // attacker. A citation is therefore attacker-chosen input: it can point at
 // 127.0.0.1, at a cloud metadata service, at a host on the operator's private
-// network, or it can carry somebody's credentials that must never end up in an
-// artifact or a log. This package holds the rules that keep both from
-// happening, so that no other package has to get them right on its own:
+// network, at a server built to hang or flood whoever fetches from it, or it
+// can carry somebody's credentials that must never end up in an artifact or a
+// log. This package holds the rules that keep all of that from happening, so
+// that no other package has to get them right on its own:
 //
 //   - Redaction (RedactURL, RedactText, SensitiveKey) removes userinfo, secret
 //     query and fragment values, and webhook secrets from any string before it
@@ -18,14 +19,31 @@
 //     0x7f000001, fullwidth digits) are rejected outright, so the outcome never
 //     depends on which resolver the platform happens to use.
 //   - Address classification (Guard.CheckAddr) decides whether an IP address
-//     may be contacted. Preflight uses it for literals; the connect-time dialer
-//     will use the same function on every address it is about to connect to,
-//     which is the only place a name that resolves to a private address (or
-//     rebinds to one) can be caught.
+//     may be contacted.
+//   - The guarded dialer (Guard.DialContext) is where a name is finally
+//     judged: a name that resolves, or rebinds, to a private address can
+//     only be caught on the addresses actually being dialled. It resolves
+//     once, classifies every answer, dials only the checked literals, and
+//     checks each socket's address again just before connect. Guard.Transport
+//     puts it under an http.Transport for third-party API clients.
+//   - The fetcher (Guard.Fetch) is the only way citegate should retrieve an
+//     untrusted URL. It follows redirects itself so that every hop is a new
+//     untrusted URL (preflighted, resolved, classified), and bounds every
+//     hop in time and the decoded body in size, so a hostile server costs a
+//     few seconds and a few megabytes at most. It never sends credentials,
+//     cookies or a Referer, never uses a proxy, and names itself honestly in
+//     its User-Agent.
 //
-// All rejections wrap one of the package's sentinel errors, so callers can
-// classify them with errors.Is, and Reason turns any of them into a short,
-// stable phrase that is safe to write into an artifact.
+// Every rejection and failure wraps one of the package's sentinel errors, so
+// callers can classify them with errors.Is; IsRefusal separates "this target
+// is not allowed" from "no answer was obtained", and Reason turns any of them
+// into a short, stable phrase that is safe to write into an artifact. Error
+// texts embed URLs only in redacted form.
+//
+// Tests reach loopback servers only through explicit allow rules for their
+// own listener (AllowCIDR plus AllowPorts), a Pin for the name they use, and
+// stub resolvers and dialers (WithResolver, WithDialContext), so no test
+// depends on DNS or leaves the machine.
 //
 // The package imports nothing from the rest of citegate, so it can be reviewed
 // and tested on its own.

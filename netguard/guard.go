@@ -1,6 +1,9 @@
 package netguard
 
 import (
+	"crypto/x509"
+	"net"
+	"net/http"
 	"net/netip"
 	"strings"
 )
@@ -10,27 +13,55 @@ import (
 // hostile input from costing parse time and log space.
 const DefaultMaxURLLength = 2048
 
-// Guard holds the operator's policy. A Guard is immutable once New returns,
-// so one value can be shared by every goroutine of a run (and, later, by the
-// connect-time dialer, which will use the same policy through CheckAddr).
+// Guard holds the operator's policy and the machinery that enforces it on
+// the network. A Guard is immutable once New returns, so one value can be
+// shared by every goroutine of a run: Preflight, CheckAddr, DialContext and
+// Fetch all read the same policy.
 type Guard struct {
 	allow        []netip.Prefix
 	domains      []string
 	domainsSet   bool
 	maxURLLength int
+	ports        map[int]bool
+	pins         map[pinKey]netip.Addr
+	resolver     Resolver
+	dial         dialFunc
+	limits       Limits
+	userAgent    string
+
+	// rootCAs replaces the system roots; nil (always, outside tests) means
+	// the system pool. Tests set it to trust httptest certificates, which
+	// is the only way to reach a TLS success path without the internet.
+	rootCAs *x509.CertPool
+
+	// fetch is Fetch's transport: HTTP/1.1 without keep-alives, so every
+	// hop resolves, classifies and dials afresh (see newTransport).
+	fetch *http.Transport
 }
 
 // Option configures a Guard in New.
 type Option func(*Guard)
 
-// New returns a Guard with the default policy: http and https only, no
-// userinfo, no local or internal names, no special-purpose addresses, URLs of
-// at most DefaultMaxURLLength bytes, and any public host.
+// New returns a Guard with the default policy: http and https only, ports 80
+// and 443 only, no userinfo, no local or internal names, no special-purpose
+// addresses, URLs of at most DefaultMaxURLLength bytes, any public host, the
+// system resolver, and the default Limits.
 func New(opts ...Option) *Guard {
-	g := &Guard{maxURLLength: DefaultMaxURLLength}
+	g := &Guard{
+		maxURLLength: DefaultMaxURLLength,
+		ports:        map[int]bool{80: true, 443: true},
+		pins:         map[pinKey]netip.Addr{},
+		userAgent:    DefaultUserAgent,
+	}
 	for _, o := range opts {
 		o(g)
 	}
+	g.limits = g.limits.withDefaults()
+	if g.dial == nil {
+		d := &net.Dialer{Timeout: g.limits.HopTimeout, ControlContext: g.control}
+		g.dial = d.DialContext
+	}
+	g.fetch = g.newTransport(false)
 	return g
 }
 
@@ -40,12 +71,30 @@ func New(opts ...Option) *Guard {
 // matches the address itself (an IPv4-mapped address is matched as its IPv4
 // form); it does not reach into the IPv4 address embedded in NAT64, 6to4 or
 // Teredo addresses, so allowing 127.0.0.1/32 does not admit 64:ff9b::7f00:1.
-// Allow rules never relax the name checks: "localhost" stays blocked.
+// Allow rules never relax the name checks ("localhost" stays blocked) nor the
+// port policy: reaching a listener on 127.0.0.1:8080 takes AllowPorts(8080)
+// as well, so allowing an address never opens every service on it.
 func AllowCIDR(prefixes ...netip.Prefix) Option {
 	return func(g *Guard) {
 		for _, p := range prefixes {
 			if p.IsValid() {
 				g.allow = append(g.allow, p.Masked())
+			}
+		}
+	}
+}
+
+// AllowPorts adds ports to the port policy, which admits only 80 and 443 by
+// default (ssrf.md §2 #91): citations live on web ports, and a free choice
+// of port would turn the fetcher into a port scanner of whatever the
+// attacker can name (:22, :6379, :2375). Ports outside 1-65535 are ignored.
+// The policy applies to every host and every hop, in Preflight and again at
+// dial time; it is independent of AllowCIDR.
+func AllowPorts(ports ...int) Option {
+	return func(g *Guard) {
+		for _, p := range ports {
+			if p >= 1 && p <= 65535 {
+				g.ports[p] = true
 			}
 		}
 	}
@@ -58,6 +107,9 @@ func AllowCIDR(prefixes ...netip.Prefix) Option {
 // narrows the policy; an allowlisted host is still subject to every other
 // check. Once the option is given the list is in force even if every entry is
 // unusable, so a typo fails closed instead of admitting everything.
+//
+// The list is a URL policy: Preflight and every hop of Fetch apply it.
+// DialContext, which also serves Transport for third-party APIs, does not.
 func DomainAllowlist(suffixes ...string) Option {
 	return func(g *Guard) {
 		g.domainsSet = true

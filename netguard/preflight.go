@@ -59,8 +59,10 @@ var internalSuffixes = []string{
 // control characters, the http/https scheme, the "//" authority form,
 // absence of userinfo, port syntax, host syntax (IDNA mapping, no percent
 // escapes, no invisible characters, no zone identifiers), canonical IP
-// literals, the address policy for literals, blocked host names, and the
-// DomainAllowlist. The error wraps one of the package's sentinels; its text
+// literals, the address policy for literals, blocked host names, the
+// DomainAllowlist, and the port policy (AllowPorts). The host is judged
+// before the port, so http://localhost:22/ reports the more telling
+// ErrBlockedHost. The error wraps one of the package's sentinels; its text
 // may name the host but never contains userinfo, path, query or fragment.
 //
 // A host name that passes can still resolve to a blocked address; only the
@@ -145,6 +147,12 @@ func (g *Guard) Preflight(raw string) (Target, error) {
 		return Target{}, fmt.Errorf("netguard: %s: URL parsers disagree on the target: %w", clip(t.Host), ErrMalformed)
 	}
 	t.URL = u.Href(false)
+	if len(t.URL) > g.maxURLLength {
+		// Percent-encoding can triple a URL; the cap is on what is
+		// fetched and stored, so that a redirect to the same string,
+		// already encoded, is judged the same way.
+		return Target{}, fmt.Errorf("netguard: URL longer than %d bytes once encoded: %w", g.maxURLLength, ErrMalformed)
+	}
 	t.Port = port
 	switch {
 	case t.Port != "":
@@ -153,7 +161,20 @@ func (g *Guard) Preflight(raw string) (Target, error) {
 	default:
 		t.Port = "80"
 	}
+	if err := g.checkPort(t.Port); err != nil {
+		return Target{}, err
+	}
 	return t, nil
+}
+
+// checkPort applies the port policy to a port already known to be 1-65535
+// in plain decimal.
+func (g *Guard) checkPort(port string) error {
+	n, err := strconv.Atoi(port)
+	if err != nil || !g.ports[n] {
+		return fmt.Errorf("netguard: port %s: %w", clip(port), ErrBlockedPort)
+	}
+	return nil
 }
 
 // checkIPv6Literal checks the text between "[" and "]".
@@ -179,6 +200,19 @@ func (g *Guard) checkIPv6Literal(host string) (netip.Addr, error) {
 // checkHostName checks an unbracketed host and returns its ASCII form, plus
 // the address when it is a canonical IPv4 literal.
 func (g *Guard) checkHostName(host string) (string, netip.Addr, error) {
+	mapped, a, err := g.checkName(host)
+	if err != nil {
+		return "", netip.Addr{}, err
+	}
+	if name := strings.TrimSuffix(mapped, "."); !g.inDomainAllowlist(name) {
+		return "", netip.Addr{}, fmt.Errorf("netguard: %s: %w", name, ErrNotAllowlisted)
+	}
+	return mapped, a, nil
+}
+
+// checkName is checkHostName without the DomainAllowlist, which is a URL
+// policy; DialContext uses it for the names it is asked to dial.
+func (g *Guard) checkName(host string) (string, netip.Addr, error) {
 	if host == "" {
 		return "", netip.Addr{}, fmt.Errorf("netguard: empty host: %w", ErrMalformed)
 	}
@@ -210,9 +244,6 @@ func (g *Guard) checkHostName(host string) (string, netip.Addr, error) {
 		if err := g.CheckAddr(a); err != nil {
 			return "", netip.Addr{}, err
 		}
-		if !g.inDomainAllowlist(mapped) {
-			return "", netip.Addr{}, fmt.Errorf("netguard: %s: %w", mapped, ErrNotAllowlisted)
-		}
 		return mapped, a, nil
 	}
 
@@ -221,9 +252,6 @@ func (g *Guard) checkHostName(host string) (string, netip.Addr, error) {
 	}
 	if why := blockedName(name); why != "" {
 		return "", netip.Addr{}, fmt.Errorf("netguard: %s: %s: %w", name, why, ErrBlockedHost)
-	}
-	if !g.inDomainAllowlist(name) {
-		return "", netip.Addr{}, fmt.Errorf("netguard: %s: %w", name, ErrNotAllowlisted)
 	}
 	return mapped, netip.Addr{}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"net/netip"
+	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -23,28 +24,13 @@ type preflightRow struct {
 }
 
 // catalogue is ssrf.md §2, every row that can be decided without DNS.
+// TestFetchRefusesCatalogueOffline runs its refusals through Fetch to show
+// that none of them costs a DNS query or a socket.
 //
-// Rows that need DNS are enforced at connect time by the dialer that comes
-// later, and are listed here so that they are not lost:
-//
-//	#71  ip6-localhost / ip6-loopback resolving to ::1 (Preflight already
-//	     blocks them as single-label names; the dial check is the backup).
-//	#74  127.0.0.1.nip.io, 169.254.169.254.nip.io, localtest.me, localh.st:
-//	     public names with loopback/metadata answers (row below asserts that
-//	     Preflight lets them through, so the dialer must catch them).
-//	#75  a public-looking name whose only A record is 10.0.0.5.
-//	#76  evil.test. (trailing dot) resolving to 10.0.0.5.
-//	#77  every A record blocked → refused with every IP.
-//	#78  mixed public and private answers: the private IP is never dialled.
-//	#79  AAAA-only fd00::1, ::1, ::ffff:10.0.0.1, 64:ff9b::a9fe:a9fe
-//	     (CheckAddr already classifies each; see addr_test.go).
-//	#80  DNS rebinding between check and connect.
-//	#81  rebinding across redirect hops.
-//	#82  NXDOMAIN / SERVFAIL / resolver timeout.
-//	#91  the port policy (80/443 only, or a short list): not part of this
-//	     task's API; Preflight only checks port syntax for now.
-//	#93  "CRLF stays percent-encoded on the wire" needs a server; the row
-//	     below checks the Target.URL half.
+// The rows that need DNS or a socket live in dial_test.go
+// (TestDialCatalogue: #71, #74-#82) and client_test.go; #91, the port
+// policy, is decided here and again at dial time (TestPortPolicy). #93's
+// "CRLF stays percent-encoded on the wire" half is TestFetchCRLFStaysEncoded.
 var catalogue = []preflightRow{
 	// §2.1 Scheme.
 	{"1", "file:///etc/passwd", ErrScheme, ""},
@@ -226,8 +212,8 @@ var catalogue = []preflightRow{
 	{"73", "http://printer.LAN/", ErrBlockedHost, ""},
 	{"73", "http://fileserver.corp./", ErrBlockedHost, ""},
 	{"73", "http://wiki.intranet/", ErrBlockedHost, ""},
-	{"74", "http://127.0.0.1.nip.io/", accept, "127.0.0.1.nip.io"}, // connect-time, later
-	{"74", "http://localtest.me/", accept, "localtest.me"},         // connect-time, later
+	{"74", "http://127.0.0.1.nip.io/", accept, "127.0.0.1.nip.io"}, // refused at dial: TestDialCatalogue
+	{"74", "http://localtest.me/", accept, "localtest.me"},         // refused at dial: TestDialCatalogue
 	{"83", "http://ⓔⓧⓐⓜⓟⓛⓔ.ⓒⓞⓜ/", accept, "example.com"},
 	{"83", "http://exаmple.com/", accept, "xn--exmple-4nf.com"},
 	{"83", "http://mißile.com/", accept, "xn--miile-mqa.com"},
@@ -252,12 +238,20 @@ var catalogue = []preflightRow{
 	{"88", "http://example.com:0/", ErrMalformed, ""},
 	{"88", "http://example.com:65536/", ErrMalformed, ""},
 	{"88", "http://example.com:99999999999999999999/", ErrMalformed, ""},
-	{"88", "http://example.com:65535/", accept, "example.com"},
+	{"88", "http://example.com:65535/", ErrBlockedPort, ""}, // valid, but see #91
 	{"89", "http://example.com:+80/", ErrMalformed, ""},
 	{"89", "http://example.com:-1/", ErrMalformed, ""},
 	{"89", "http://example.com:80a/", ErrMalformed, ""},
 	{"89", "http://example.com:/", ErrMalformed, ""},
 	{"90", "http://example.com:080/", ErrMalformed, ""},
+	{"91", "http://example.com:22/", ErrBlockedPort, ""},
+	{"91", "http://example.com:25/", ErrBlockedPort, ""},
+	{"91", "http://example.com:6379/", ErrBlockedPort, ""},
+	{"91", "http://example.com:11211/", ErrBlockedPort, ""},
+	{"91", "https://example.com:2375/", ErrBlockedPort, ""},
+	{"91", "http://example.com:8080/", ErrBlockedPort, ""},
+	{"91", "http://example.com:443/", accept, "example.com"},
+	{"91", "https://example.com:80/", accept, "example.com"},
 	{"92", "http://example.com/\r\nX: y", ErrMalformed, ""},
 	{"92", "http://exa\tmple.com/", ErrMalformed, ""},
 	{"92", "http://example.com\x00.evil/", ErrMalformed, ""},
@@ -300,7 +294,7 @@ func TestPreflightCatalogue(t *testing.T) {
 }
 
 func TestPreflightTarget(t *testing.T) {
-	g := New()
+	g := New(AllowPorts(8080, 8443))
 	tests := []struct {
 		in   string
 		want Target
@@ -331,7 +325,11 @@ func TestPreflightTarget(t *testing.T) {
 }
 
 func TestPreflightAllowCIDR(t *testing.T) {
-	g := New(AllowCIDR(netip.MustParsePrefix("127.0.0.1/32")))
+	// An address rule does not open every port of the address.
+	if _, err := New(AllowCIDR(netip.MustParsePrefix("127.0.0.1/32"))).Preflight("http://127.0.0.1:8080/"); !errors.Is(err, ErrBlockedPort) {
+		t.Errorf("AllowCIDR alone, port 8080: %v, want ErrBlockedPort", err)
+	}
+	g := New(AllowCIDR(netip.MustParsePrefix("127.0.0.1/32")), AllowPorts(8080))
 	if got, err := g.Preflight("http://127.0.0.1:8080/ok"); err != nil || got.Addr != netip.MustParseAddr("127.0.0.1") {
 		t.Errorf("allowed loopback: %+v, %v", got, err)
 	}
@@ -408,6 +406,11 @@ func TestPreflightMaxURLLength(t *testing.T) {
 	if _, err := New().Preflight(long); err != nil {
 		t.Errorf("exactly %d bytes: %v", DefaultMaxURLLength, err)
 	}
+	// The cap also holds for the encoded form, which is what is fetched.
+	expands := "https://example.com/" + strings.Repeat("<", 1000)
+	if _, err := New().Preflight(expands); !errors.Is(err, ErrMalformed) {
+		t.Errorf("%d bytes that encode to %d: %v, want ErrMalformed", len(expands), len(expands)+2000, err)
+	}
 }
 
 // Preflight errors go into logs. They may name the host, never the
@@ -432,10 +435,11 @@ func TestPreflightErrorsCarryNoSecrets(t *testing.T) {
 }
 
 // netguard stands alone, and the no-network half (redaction, preflight,
-// classification) cannot reach a resolver: none of its files imports net.
+// classification, pin parsing) cannot reach a resolver: none of its files
+// imports net. The network half (dial.go, client.go, ...) builds on it.
 func TestImports(t *testing.T) {
-	noNetwork := map[string]bool{"addr.go": true, "errors.go": true, "guard.go": true,
-		"preflight.go": true, "redact.go": true}
+	noNetwork := map[string]bool{"addr.go": true, "errors.go": true, "limits.go": true,
+		"pin.go": true, "preflight.go": true, "redact.go": true}
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
@@ -461,8 +465,11 @@ func TestImports(t *testing.T) {
 }
 
 // FuzzPreflight checks that an accepted URL means the same thing when it is
-// checked again in its canonical form: Target.URL is what gets fetched, so
-// it must pass the same policy and name the same host.
+// checked again in its canonical form (Target.URL is what gets fetched, so
+// it must pass the same policy and name the same host), and that whatever
+// is accepted is http(s), carries no userinfo, uses an allowed port, and,
+// if its host is an IP literal, an address CheckAddr allows, whichever of
+// the guard's or Go's parser reads it.
 func FuzzPreflight(f *testing.F) {
 	for _, row := range catalogue {
 		f.Add(row.url)
@@ -485,6 +492,30 @@ func FuzzPreflight(f *testing.F) {
 		}
 		if target.Addr.IsValid() && g.CheckAddr(target.Addr) != nil {
 			t.Fatalf("Preflight(%q) accepted blocked address %s", raw, target.Addr)
+		}
+		if target.Port != "80" && target.Port != "443" {
+			t.Fatalf("Preflight(%q) accepted port %s", raw, target.Port)
+		}
+		if !strings.HasPrefix(target.URL, "http://") && !strings.HasPrefix(target.URL, "https://") {
+			t.Fatalf("Preflight(%q) accepted %q", raw, target.URL)
+		}
+		// Go's parser is the one that builds the request. It may refuse
+		// what WHATWG accepts (a stray "%"); Fetch then fails safely. If it
+		// accepts, it must see the same scheme, no userinfo, the same host.
+		u, err := url.Parse(target.URL)
+		if err != nil {
+			return
+		}
+		if u.User != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			t.Fatalf("Preflight(%q): Go reads %q as scheme %q, user %v", raw, target.URL, u.Scheme, u.User)
+		}
+		host := u.Hostname()
+		if a, err := netip.ParseAddr(host); err == nil {
+			if a != target.Addr || g.CheckAddr(a) != nil {
+				t.Fatalf("Preflight(%q): Go dials %s, Preflight checked %v", raw, a, target.Addr)
+			}
+		} else if host != target.Host {
+			t.Fatalf("Preflight(%q): Go dials %q, Preflight checked %q", raw, host, target.Host)
 		}
 	})
 }

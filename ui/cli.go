@@ -28,6 +28,8 @@ type Command struct {
 	Headless bool
 	// DemoDir is where demo copies its run; empty means a fresh temp dir.
 	DemoDir string
+	// Net holds --allow-cidr, --domain-allowlist and --resolve.
+	Net NetFlags
 }
 
 // UsageError is a command-line mistake; it maps to ExitUsage.
@@ -115,6 +117,7 @@ var specs = map[string]spec{
 			b.optBool("online-dry-run", &a.OnlineDryRun, "online mode without network: every URL not settled by preflight or fixture is blocked")
 			b.str("reason", &a.Reason, "audit reason (required)")
 			b.boolean("headless", &c.Headless, "progress on stderr (the only mode of this command)")
+			bindNet(b, &c.Net)
 			return a
 		},
 	},
@@ -171,6 +174,7 @@ func bindRun(b *binder, c *Command) {
 	b.optBool("online-dry-run", &a.OnlineDryRun, "online mode without network")
 	b.str("reason", &a.Reason, "audit reason (default \"citegate run\")")
 	b.boolean("headless", &c.Headless, "progress on stderr (the only mode for now)")
+	bindNet(b, &c.Net)
 }
 
 var commandOrder = []string{"run", "demo", "extract", "normalize", "validate", "gate-c", "render"}
@@ -274,5 +278,8 @@ func Parse(args []string) (*Command, error) {
 			apply()
 		}
 	})
+	if _, err := c.Net.Options(); err != nil {
+		return nil, &UsageError{Command: name, Msg: err.Error()}
+	}
 	return c, nil
 }

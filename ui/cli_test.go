@@ -85,3 +85,29 @@ func TestCommandUsageListsEveryFlag(t *testing.T) {
 		}
 	}
 }
+
+func TestParseNetFlags(t *testing.T) {
+	c, err := Parse([]string{"run", "/r", "--allow-cidr", "10.0.0.0/8", "--allow-cidr", "192.168.1.7/32",
+		"--domain-allowlist", "Example.COM.", "--resolve", "news.example.com:443:93.184.216.34", "--allow-port", "8443"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := c.Net.Options()
+	if err != nil || len(opts) != 5 {
+		t.Fatalf("options = %d, %v", len(opts), err)
+	}
+	for _, args := range [][]string{
+		{"validate", "--allow-cidr", "10.0.0.0/33"},
+		{"validate", "--allow-cidr", "intranet"},
+		{"run", "--resolve", "news.example.com:443"},
+		{"run", "--resolve", "news.example.com:http:1.2.3.4"},
+		{"run", "--domain-allowlist", " . "},
+		{"run", "--allow-port", "0"},
+		{"run", "--allow-port", "http"},
+	} {
+		var ue *UsageError
+		if _, err := Parse(args); !errors.As(err, &ue) {
+			t.Errorf("Parse(%q) = %v, want a usage error", args, err)
+		}
+	}
+}

@@ -61,10 +61,13 @@ func Execute(ctx context.Context, d Deps, c *Command, s Streams) int {
 		}
 		return ExitOK
 	}
-	var (
-		res any
-		err error
-	)
+	opts, err := c.Net.Options()
+	if err != nil { // Parse already refused these; a hand-built Command may not have
+		fmt.Fprintf(s.Err, "citegate: %v\n", err)
+		return ExitUsage
+	}
+	d.Engine.GuardOptions = append(d.Engine.GuardOptions, opts...)
+	var res any
 	switch c.Name {
 	case "extract":
 		res, err = d.Engine.Extract(ctx, c.Extract)
