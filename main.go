@@ -46,5 +46,7 @@ func run(ctx context.Context, args []string, s ui.Streams) int {
 		fmt.Fprintf(s.Err, "citegate: embedded demo missing: %v\n", err)
 		return ui.ExitFailure
 	}
-	return ui.Execute(ctx, ui.Deps{Engine: engine.New(), Demo: demo}, cmd, s)
+	eng := engine.New()
+	eng.Net.Getenv = os.Getenv // provider credentials come only from the environment
+	return ui.Execute(ctx, ui.Deps{Engine: eng, Demo: demo}, cmd, s)
 }

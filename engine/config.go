@@ -34,9 +34,16 @@ type LadderPolicy struct {
 	BackoffMaxMS           int     `json:"backoff_max_ms"`
 }
 
-// DefaultLadderPolicy holds seed 000's limits (5 s per hop, 5 redirects, 2 MB).
+// DefaultLadderPolicy holds seed 000's limits (5 s per hop, 5 redirects,
+// 2 MB). Unlike the reference (one attempt each, 5 s for an endpoint), the
+// direct rung gets three attempts so 429/5xx/timeouts are retried, the
+// providers two, and a provider call 60 s: Apify renders pages in a browser.
 func DefaultLadderPolicy() LadderPolicy {
-	return LadderPolicy{5000, 5000, 5, 2097152, 1, 1, 1, 100, 2, 1000}
+	return LadderPolicy{
+		DirectFetchTimeoutMS: 5000, EndpointTimeoutMS: 60000, MaxRedirects: 5, MaxBodyBytes: 2097152,
+		DirectFetchMaxAttempts: 3, BrightDataMaxAttempts: 2, ApifyMaxAttempts: 2,
+		BackoffInitialMS: 500, BackoffMultiplier: 2, BackoffMaxMS: 8000,
+	}
 }
 
 // Endpoints holds the operator adapter endpoints; nil means unset.

@@ -20,7 +20,7 @@ func TestHandEncodersMatchMarshal(t *testing.T) {
 		um := URLMapDoc{SchemaVersion: "url_map.v1", RunID: pick(), Items: []URLMapItem{}}
 		var recs []Citation
 		for range n % 4 {
-			fb.Items = append(fb.Items, FoundByItem{pick(), pick(), pick(), pick(), r.IntN(30), pick()})
+			fb.Items = append(fb.Items, FoundByItem{URLOriginal: pick(), Wave: pick(), PerspectiveID: pick(), SourceLine: pick(), Ordinal: r.IntN(30), ArtifactPath: pick()})
 			um.Items = append(um.Items, URLMapItem{pick(), pick(), pick()})
 			c := Citation{SchemaVersion: pick(), NormalizedURL: pick(), CID: pick(), URL: pick(), URLOriginal: pick(),
 				Status: Status(pick()), CheckedAt: pick(), FoundBy: []FoundByEntry{}, Notes: pick(),

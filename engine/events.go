@@ -1,6 +1,10 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"sync"
+	"time"
+)
 
 // EventKind tells consumers what an Event reports.
 type EventKind int
@@ -13,6 +17,11 @@ const (
 	EventQueued
 	// EventFinished: a URL has its status (Citation is set).
 	EventFinished
+	// EventAttempt: a ladder rung (Rung) starts attempt number Attempt.
+	EventAttempt
+	// EventRetryWait: the ladder waits Wait before retrying Rung; Detail
+	// says why (e.g. "http 429").
+	EventRetryWait
 )
 
 // String names the kind for logs and tests.
@@ -24,6 +33,10 @@ func (k EventKind) String() string {
 		return "queued"
 	case EventFinished:
 		return "finished"
+	case EventAttempt:
+		return "attempt"
+	case EventRetryWait:
+		return "retry-wait"
 	}
 	return "unknown"
 }
@@ -40,15 +53,21 @@ type Event struct {
 	// URL is the redacted normalized URL.
 	URL string
 	CID string
-	// Rung names what decided the status: offline-fixture, online-fixture,
-	// dry-run or preflight.
+	// Rung names the ladder rung (direct_fetch, bright_data, apify) or, on
+	// EventFinished, what decided the status: offline-fixture,
+	// online-fixture, dry-run, preflight, cache or a rung.
 	Rung     string
+	Attempt  int
+	Wait     time.Duration
+	Detail   string
 	Citation *Citation
 }
 
 // emitter numbers events and sends them without ever blocking past
-// cancellation. A nil channel discards events.
+// cancellation. A nil channel discards events. Ladder workers emit
+// concurrently; the mutex makes Seq a total order.
 type emitter struct {
+	mu  sync.Mutex
 	ch  chan<- Event
 	seq uint64
 }
@@ -62,6 +81,8 @@ func (em *emitter) emit(ctx context.Context, ev Event) error {
 		}
 		return nil
 	}
+	em.mu.Lock()
+	defer em.mu.Unlock()
 	em.seq++
 	ev.Seq = em.seq
 	select {

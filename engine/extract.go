@@ -57,6 +57,9 @@ type FoundByItem struct {
 	SourceLine    string `json:"source_line"`
 	Ordinal       int    `json:"ordinal"`
 	ArtifactPath  string `json:"artifact_path,omitempty"`
+	// raw is the URL as the wave wrote it, secrets included. It is never
+	// written anywhere; the live ladder fetches it.
+	raw string
 }
 
 // FoundByDoc is found-by.json.
@@ -80,8 +83,10 @@ type extractDigest struct {
 type extraction struct {
 	totalFound int
 	unique     []string // distinct url_original, ICU-sorted
-	foundBy    FoundByDoc
-	digest     string
+	// raw maps each url_original to the URL as first written (in memory only).
+	raw     map[string]string
+	foundBy FoundByDoc
+	digest  string
 }
 
 type waveFile struct {
@@ -125,7 +130,7 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool) (*ext
 		return nil, err
 	}
 
-	x := &extraction{}
+	x := &extraction{raw: map[string]string{}}
 	seen := map[string]int{} // url → provenance items kept
 	var items []FoundByItem
 	for _, found := range perFile {
@@ -134,6 +139,7 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool) (*ext
 			n, ok := seen[it.URLOriginal]
 			if !ok {
 				x.unique = append(x.unique, it.URLOriginal)
+				x.raw[it.URLOriginal] = it.raw
 			}
 			if n < maxProvenance {
 				items = append(items, it)
@@ -161,6 +167,36 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool) (*ext
 		return nil, err
 	}
 	return x, nil
+}
+
+// recoverOriginals re-reads the wave files named by provenance to get back
+// the URLs as they were written: every artifact holds them redacted, but the
+// direct rung must request the real URL. Unreadable files are skipped; their
+// URLs are then fetched in redacted form.
+func recoverOriginals(run *Run, items []FoundByItem) map[string]string {
+	out := map[string]string{}
+	done := map[string]bool{}
+	for _, it := range items {
+		if it.ArtifactPath == "" || done[it.ArtifactPath] {
+			continue
+		}
+		done[it.ArtifactPath] = true
+		p := filepath.Join(run.Root, filepath.FromSlash(it.ArtifactPath))
+		if rel, err := filepath.Rel(run.Root, p); err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		data, err := fsx.ReadLimited(p, maxWaveFileBytes)
+		if err != nil {
+			continue
+		}
+		for _, l := range parse.Sources(data) {
+			u, _ := netguard.RedactURL(l.URL)
+			if _, ok := out[u]; !ok {
+				out[u] = l.URL
+			}
+		}
+	}
+	return out
 }
 
 // sortFoundBy orders provenance by (url_original, wave, perspective_id) in
@@ -268,7 +304,7 @@ func scanFile(root string, f waveFile) ([]FoundByItem, error) {
 		items = append(items, FoundByItem{
 			URLOriginal: u, Wave: f.wave, PerspectiveID: pid,
 			SourceLine: truncate(netguard.RedactText(l.SourceLine), maxSourceLine),
-			Ordinal:    len(items) + 1, ArtifactPath: rel,
+			Ordinal:    len(items) + 1, ArtifactPath: rel, raw: l.URL,
 		})
 	}
 	return items, nil

@@ -24,6 +24,7 @@ type fixtureEntry struct {
 	Publisher       string `json:"publisher,omitempty"`
 	EvidenceSnippet string `json:"evidence_snippet,omitempty"`
 	Notes           string `json:"notes,omitempty"`
+	CheckedAt       string `json:"checked_at,omitempty"`
 }
 
 // fixtureSet indexes fixtures three ways; later entries win, as in the reference.
@@ -136,7 +137,7 @@ func fixtureFrom(m map[string]any) fixtureEntry {
 	e := fixtureEntry{
 		NormalizedURL: str("normalized_url"), URLOriginal: str("url_original"), CID: str("cid"),
 		Status: str("status"), URL: str("url"), Title: str("title"), Publisher: str("publisher"),
-		EvidenceSnippet: str("evidence_snippet"), Notes: str("notes"),
+		EvidenceSnippet: str("evidence_snippet"), Notes: str("notes"), CheckedAt: str("checked_at"),
 	}
 	var f float64
 	switch n := m["http_status"].(type) {

@@ -8,12 +8,16 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/citegate/citegate/netguard"
 )
 
 // Paths to shared fixtures, relative to the engine package directory. The
@@ -38,10 +42,24 @@ const (
 
 // newEngine returns an engine with the clock pinned to at.
 func newEngineAt(at time.Time) *Engine {
-	return &Engine{Now: func() time.Time { return at }}
+	// No engine test may reach real DNS or the network: the guard's resolver
+	// and dialer are stubs that refuse, unless a test installs its own.
+	return &Engine{Now: func() time.Time { return at }, GuardOptions: []netguard.Option{
+		netguard.WithResolver(noDNS{}), netguard.WithDialContext(noDial)}}
 }
 
 func newEngine() *Engine { return newEngineAt(testNow) }
+
+// noDNS answers every lookup with NXDOMAIN.
+type noDNS struct{}
+
+func (noDNS) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+}
+
+func noDial(context.Context, string, string) (net.Conn, error) {
+	return nil, errors.New("test engines never dial")
+}
 
 // runSpec describes a run directory built in a temp dir.
 type runSpec struct {

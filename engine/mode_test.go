@@ -114,7 +114,11 @@ func TestModeRunConfigDryRunBlocks(t *testing.T) {
 
 // TestOnlineWithoutFixtureNotImplemented: a URL that would need the live
 // ladder is refused, and nothing at all is written, by both entry points.
-func TestOnlineWithoutFixtureNotImplemented(t *testing.T) {
+// TestOnlineLiveLadderRunsOffline: without fixtures or dry-run, online mode
+// runs the live ladder. Test engines resolve nothing (NXDOMAIN), so the
+// unreplayed URL is a definitive dead name, the replayed one keeps its
+// fixture, and restricted sensitivity changes nothing for a dead name.
+func TestOnlineLiveLadderRunsOffline(t *testing.T) {
 	for _, sens := range []string{"normal", "restricted"} {
 		t.Run(sens, func(t *testing.T) {
 			r := newRun(t, runSpec{RunID: "RUN", Sensitivity: sens, Files: map[string]string{
@@ -122,28 +126,20 @@ func TestOnlineWithoutFixtureNotImplemented(t *testing.T) {
 				"citations/url-map.json": urlMapJSON(t, "RUN", "https://example.org/other", modeURL),
 				"online.json":            modeOnlineFixtures,
 			}})
-			before := snapshot(t, r.Root)
-			check := func(what string, err error) {
-				t.Helper()
-				e := asError(t, err, CodeNotImplemented)
-				if e.Details["urls_needing_live_fetch"] != 1 || e.Details["first_url"] != "https://example.org/other" {
-					t.Errorf("%s: details = %v", what, e.Details)
-				}
-				if !strings.Contains(e.Message, "not implemented") {
-					t.Errorf("%s: message = %q", what, e.Message)
-				}
-				if d := diffSnapshots(before, snapshot(t, r.Root)); len(d) != 0 {
-					t.Errorf("%s wrote files: %v", what, d)
-				}
+			if _, err := newEngine().Validate(bg, ValidateArgs{ManifestPath: r.Manifest, OnlineFixturesPath: r.path("online.json"), Reason: "x"}, nil); err != nil {
+				t.Fatal(err)
 			}
-			_, err := newEngine().Validate(bg, ValidateArgs{ManifestPath: r.Manifest, OnlineFixturesPath: r.path("online.json"), Reason: "x"}, nil)
-			check("validate", err)
-			_, err = newEngine().Run(bg, RunArgs{ManifestPath: r.Manifest, OnlineFixturesPath: r.path("online.json")}, nil)
-			check("run", err)
-			_, err = newEngine().Validate(bg, ValidateArgs{ManifestPath: r.Manifest, OnlineDryRun: ptr(false), Reason: "x"}, nil)
-			e := asError(t, err, CodeNotImplemented)
-			if e.Details["urls_needing_live_fetch"] != 2 {
-				t.Errorf("details = %v", e.Details)
+			recs := readCitationLines(t, r.cit("citations.jsonl"))
+			byURL := map[string]Citation{}
+			for _, c := range recs {
+				byURL[c.NormalizedURL] = c
+			}
+			dead := byURL["https://example.org/other"]
+			if dead.Status != StatusInvalid || !strings.Contains(dead.Notes, "no such host") || dead.CheckedAt == testUpdatedAt {
+				t.Errorf("live-checked record = %+v (checked_at must be the real check time)", dead)
+			}
+			if byURL[modeURL].Status != StatusValid {
+				t.Errorf("replayed record = %+v", byURL[modeURL])
 			}
 		})
 	}

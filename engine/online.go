@@ -25,6 +25,7 @@ type captureItem struct {
 	Title           string `json:"title,omitempty"`
 	Publisher       string `json:"publisher,omitempty"`
 	EvidenceSnippet string `json:"evidence_snippet,omitempty"`
+	CheckedAt       string `json:"checked_at"`
 }
 
 type effectiveConfig struct {
@@ -88,10 +89,12 @@ func blockedAction(notes string) string {
 		return "Replace with publicly reachable source URL outside private/local networks."
 	case strings.Contains(n, "dry-run"):
 		return "Run with online_dry_run=false or provide online fixtures replay input."
-	case strings.Contains(n, "endpoint not configured"):
+	case strings.Contains(n, "endpoint not configured") || strings.Contains(n, "no credentials"):
 		return "Configure Bright Data/Apify endpoint or provide deterministic online fixture."
 	case strings.Contains(n, "disallowed protocol"):
 		return "Use http/https source URL for citation validation."
+	case strings.Contains(n, "restricted sensitivity"):
+		return "Restricted runs fetch directly only: check the source by hand or provide a deterministic online fixture."
 	}
 	return "Investigate URL manually and add deterministic online fixture if needed."
 }
@@ -127,7 +130,7 @@ func (e *Engine) renderOnlineArtifacts(run *Run, in *validateInputs, v *validati
 	blocked := blockedDoc{SchemaVersion: "blocked_urls.v1", RunID: run.Manifest.RunID, GeneratedAt: generatedAt, Items: []blockedItem{}}
 	for _, r := range v.records {
 		capture.Items = append(capture.Items, captureItem{r.NormalizedURL, r.URLOriginal, r.CID, r.Status, r.URL, r.Notes,
-			r.HTTPStatus, r.Title, r.Publisher, r.EvidenceSnippet})
+			r.HTTPStatus, r.Title, r.Publisher, r.EvidenceSnippet, r.CheckedAt})
 		if r.Status == StatusBlocked {
 			blocked.Items = append(blocked.Items, blockedItem{r.NormalizedURL, r.CID, r.Status, r.URL, r.Notes, blockedAction(r.Notes), r.FoundBy})
 		}

@@ -113,7 +113,7 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	if err := stage("validate"); err != nil {
 		return nil, err
 	}
-	v, err := e.validate(ctx, run, in.cfg, nz.urlMap.Items, in.offline, in.online, x.foundBy.Items, em)
+	v, err := e.validate(ctx, run, in.cfg, nz.urlMap.Items, in.offline, in.online, x.foundBy.Items, x.raw, em)
 	if err != nil {
 		return nil, err
 	}

@@ -29,6 +29,8 @@ type Engine struct {
 	// GuardOptions are the operator's network controls (--allow-cidr,
 	// --domain-allowlist, --resolve), applied to every guard a run builds.
 	GuardOptions []netguard.Option
+	// Net configures live online validation.
+	Net Network
 }
 
 // New returns an Engine using the wall clock and a default guard.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 
 	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/jsonx"
@@ -74,6 +75,9 @@ type decision struct {
 	title      string
 	publisher  string
 	snippet    string
+	// checkedAt is when the URL was settled; "" means manifest.updated_at
+	// (fixtures and dry-run, for replay determinism).
+	checkedAt string
 }
 
 // validation is the in-memory result of the validate stage.
@@ -167,6 +171,61 @@ func provenance(items []FoundByItem) map[string][]FoundByEntry {
 	return res
 }
 
+// preLadder settles, without fetching, what the live ladder must not touch
+// (a URL that carried userinfo) or need not (a fresh cache entry).
+func preLadder(cache *resultCache, w workItem) (decision, bool) {
+	if _, creds := netguard.RedactURL(w.rep.URLOriginal); creds {
+		return decision{status: StatusInvalid, notes: "online ladder: userinfo not allowed; never fetched",
+			url: w.rep.NormalizedURL, rung: "preflight"}, true
+	}
+	if d, at, ok := cache.get(w.rep.NormalizedURL); ok {
+		d.checkedAt = at
+		return d, true
+	}
+	return decision{}, false
+}
+
+// newLiveItem prepares a URL for the ladder: the original to fetch (secrets
+// and all, from memory) and how the wave cited it.
+func newLiveItem(i int, w workItem, originals map[string]string, prov map[string][]FoundByEntry) liveItem {
+	it := liveItem{index: i, w: w, fetch: w.rep.URLOriginal}
+	if raw, ok := originals[w.rep.URLOriginal]; ok {
+		it.fetch = raw
+	}
+	// Anything redaction touched carried credentials of some kind.
+	it.credentialed = it.fetch != w.rep.URLOriginal || strings.Contains(w.rep.URLOriginal, "REDACTED")
+	for _, o := range w.originals {
+		if entries := prov[o]; len(entries) > 0 {
+			it.citation.SourceLine = entries[0].SourceLine
+			it.citation.LinkText = linkText(entries[0].SourceLine)
+			break
+		}
+	}
+	return it
+}
+
+// linkText is the text of the first markdown link on a source line, the
+// wave's own description of what it cites.
+func linkText(line string) string {
+	open := strings.IndexByte(line, '[')
+	if open < 0 {
+		return ""
+	}
+	end := strings.Index(line[open:], "](")
+	if end < 0 {
+		return ""
+	}
+	return strings.TrimSpace(line[open+1 : open+end])
+}
+
+// cache returns the result cache, or nil when none is configured.
+func (e *Engine) cache() *resultCache {
+	if e.Net.CacheDir == "" {
+		return nil
+	}
+	return &resultCache{dir: e.Net.CacheDir, ttl: e.Net.withDefaults().CacheTTL, now: e.Now}
+}
+
 // decide settles one URL without network: offline fixtures, or in online mode
 // the preflight, online fixture replay and dry-run. ok=false means the URL
 // needs the live ladder.
@@ -184,7 +243,7 @@ func decide(guard *netguard.Guard, cfg *citationConfig, w workItem, offline, onl
 			}
 		}
 		return decision{status: st, notes: notes, url: orDefault(fx.URL, defaultURL), rung: rung,
-			httpStatus: fx.HTTPStatus, title: fx.Title, publisher: fx.Publisher, snippet: fx.EvidenceSnippet}
+			httpStatus: fx.HTTPStatus, title: fx.Title, publisher: fx.Publisher, snippet: fx.EvidenceSnippet, checkedAt: fx.CheckedAt}
 	}
 	if cfg.mode == ModeOffline {
 		fx := offline.lookup(w.rep)
@@ -199,7 +258,10 @@ func decide(guard *netguard.Guard, cfg *citationConfig, w workItem, offline, onl
 	}
 	if fx := online.lookup(w.rep); fx != nil {
 		d := fromFixture(fx, "online-fixture", target.URL, "online fixture status=")
-		if !strings.Contains(d.notes, "online ladder:") {
+		// A capture's notes already name their rung ("online ladder: x" or
+		// "online ladder blocked: …"); marking them again would break
+		// byte-identical replay.
+		if !strings.Contains(d.notes, "online ladder") {
 			d.notes += "; online ladder: fixture"
 		}
 		return d, true
@@ -213,37 +275,67 @@ func decide(guard *netguard.Guard, cfg *citationConfig, w workItem, offline, onl
 // validate decides every URL and builds the citation records, emitting one
 // queued and one finished event per URL.
 func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, urlMap []URLMapItem,
-	offline, online *fixtureSet, foundBy []FoundByItem, em *emitter) (*validation, error) {
+	offline, online *fixtureSet, foundBy []FoundByItem, originals map[string]string, em *emitter) (*validation, error) {
 	work := workList(urlMap)
-	decisions := make([]decision, len(work))
-	var live []string
 	guard := e.guard(cfg.policy)
+	cache := e.cache()
+	prov := provenance(foundBy)
+	decisions := make([]decision, len(work))
+	settled := make([]bool, len(work))
+	var live []liveItem
 	for i, w := range work {
 		d, ok := decide(guard, cfg, w, offline, online)
 		if !ok {
-			live = append(live, w.rep.NormalizedURL)
+			d, ok = preLadder(cache, w)
 		}
-		decisions[i] = d
+		if ok {
+			decisions[i], settled[i] = d, true
+			continue
+		}
+		live = append(live, newLiveItem(i, w, originals, prov))
 	}
-	if len(live) > 0 {
-		return nil, newError(CodeNotImplemented,
-			"live online validation (the direct → Bright Data → Apify ladder) is not implemented yet; use --online-dry-run, --online-fixtures-path, or offline mode",
-			map[string]any{"urls_needing_live_fetch": len(live), "first_url": live[0]})
-	}
-
 	for i, w := range work {
 		if err := em.emit(ctx, Event{Kind: EventQueued, Index: i, Total: len(work), URL: w.rep.NormalizedURL, CID: w.rep.CID}); err != nil {
 			return nil, err
 		}
 	}
-	prov := provenance(foundBy)
-	checkedAt := orDefault(strings.TrimSpace(run.Manifest.UpdatedAt), e.nowISO())
+	defaultCheckedAt := orDefault(strings.TrimSpace(run.Manifest.UpdatedAt), e.nowISO())
 	records := make([]Citation, len(work))
-	for i, w := range work {
-		records[i] = buildRecord(w, decisions[i], prov, checkedAt)
-		if err := em.emit(ctx, Event{Kind: EventFinished, Index: i, Total: len(work), URL: w.rep.NormalizedURL,
-			CID: w.rep.CID, Rung: decisions[i].rung, Citation: &records[i]}); err != nil {
-			return nil, err
+	finish := func(i int, d decision) error {
+		records[i] = buildRecord(work[i], d, prov, orDefault(d.checkedAt, defaultCheckedAt))
+		return em.emit(ctx, Event{Kind: EventFinished, Index: i, Total: len(work), URL: work[i].rep.NormalizedURL,
+			CID: work[i].rep.CID, Rung: d.rung, Citation: &records[i]})
+	}
+	for i := range work {
+		if settled[i] {
+			if err := finish(i, decisions[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(live) > 0 {
+		var (
+			mu       sync.Mutex
+			firstErr error
+		)
+		lad := e.newLadder(run, cfg, guard, func(ev Event) error {
+			ev.Total = len(work)
+			return em.emit(ctx, ev)
+		})
+		lad.runLadder(ctx, live, func(it liveItem, d decision, at string) {
+			d.checkedAt = at
+			mu.Lock()
+			defer mu.Unlock()
+			if err := finish(it.index, d); err != nil && firstErr == nil {
+				firstErr = err
+			}
+			cache.put(&records[it.index])
+		})
+		if ctx.Err() != nil {
+			return nil, cancelled()
+		}
+		if firstErr != nil {
+			return nil, firstErr
 		}
 	}
 
@@ -301,12 +393,13 @@ func buildRecord(w workItem, d decision, prov map[string][]FoundByEntry, checked
 	for _, o := range w.originals {
 		rec.FoundBy = append(rec.FoundBy, prov[o]...)
 	}
-	if origCreds || urlCreds {
+	const userinfoNote = "userinfo redacted; marked invalid per redaction policy"
+	if (origCreds || urlCreds) && !strings.Contains(rec.Notes, userinfoNote) {
 		rec.Status = StatusInvalid
 		if rec.Notes != "" {
 			rec.Notes += "; "
 		}
-		rec.Notes += "userinfo redacted; marked invalid per redaction policy"
+		rec.Notes += userinfoNote
 	}
 	return rec
 }
@@ -450,7 +543,11 @@ func (e *Engine) Validate(ctx context.Context, a ValidateArgs, events chan<- Eve
 	if err := em.emit(ctx, Event{Kind: EventStage, Stage: "validate"}); err != nil {
 		return nil, err
 	}
-	v, err := e.validate(ctx, run, in.cfg, urlMap, in.offline, in.online, foundBy, em)
+	var originals map[string]string
+	if in.cfg.mode == ModeOnline && !in.cfg.onlineDryRun {
+		originals = recoverOriginals(run, foundBy)
+	}
+	v, err := e.validate(ctx, run, in.cfg, urlMap, in.offline, in.online, foundBy, originals, em)
 	if err != nil {
 		return nil, err
 	}

@@ -67,6 +67,7 @@ func Execute(ctx context.Context, d Deps, c *Command, s Streams) int {
 		return ExitUsage
 	}
 	d.Engine.GuardOptions = append(d.Engine.GuardOptions, opts...)
+	c.Net.Apply(&d.Engine.Net)
 	var res any
 	switch c.Name {
 	case "extract":

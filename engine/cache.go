@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"time"
+
+	"github.com/citegate/citegate/engine/fsx"
+	"github.com/citegate/citegate/engine/jsonx"
+	"github.com/citegate/citegate/parse"
+)
+
+// resultCache keeps definitive live results (valid, paywalled, invalid,
+// mismatch) across runs, one file per normalized URL, so re-validating a run
+// does not hammer the same sites. Blocked results, timeouts, 429s and 5xx are
+// never cached: they say nothing lasting about the URL.
+type resultCache struct {
+	dir string
+	ttl time.Duration
+	now func() time.Time
+}
+
+type cacheEntry struct {
+	SchemaVersion   string `json:"schema_version"`
+	NormalizedURL   string `json:"normalized_url"`
+	Status          Status `json:"status"`
+	URL             string `json:"url"`
+	Notes           string `json:"notes"`
+	HTTPStatus      *int   `json:"http_status,omitempty"`
+	Title           string `json:"title,omitempty"`
+	Publisher       string `json:"publisher,omitempty"`
+	EvidenceSnippet string `json:"evidence_snippet,omitempty"`
+	CheckedAt       string `json:"checked_at"`
+	ExpiresAt       string `json:"expires_at"`
+}
+
+func (c *resultCache) path(normalized string) string {
+	return filepath.Join(c.dir, parse.CID(normalized)+".json")
+}
+
+// get returns a fresh cached decision and when it was checked.
+func (c *resultCache) get(normalized string) (decision, string, bool) {
+	if c == nil {
+		return decision{}, "", false
+	}
+	data, err := fsx.ReadLimited(c.path(normalized), 1<<20)
+	if err != nil {
+		return decision{}, "", false
+	}
+	var e cacheEntry
+	if json.Unmarshal(data, &e) != nil || e.SchemaVersion != "citegate_cache.v1" || e.NormalizedURL != normalized {
+		return decision{}, "", false
+	}
+	exp, err := time.Parse(time.RFC3339Nano, e.ExpiresAt)
+	if err != nil || !c.now().Before(exp) || !e.Status.Known() || e.Status == StatusBlocked {
+		return decision{}, "", false
+	}
+	return decision{status: e.Status, notes: e.Notes + "; cache hit", url: e.URL, rung: "cache",
+		httpStatus: e.HTTPStatus, title: e.Title, publisher: e.Publisher, snippet: e.EvidenceSnippet}, e.CheckedAt, true
+}
+
+// put stores a definitive result, taken from the finished (redacted) record.
+func (c *resultCache) put(r *Citation) {
+	if c == nil || r.Status == StatusBlocked || !r.Status.Known() {
+		return
+	}
+	data, err := jsonx.MarshalFile(cacheEntry{"citegate_cache.v1", r.NormalizedURL, r.Status, r.URL, r.Notes, r.HTTPStatus,
+		r.Title, r.Publisher, r.EvidenceSnippet, r.CheckedAt, c.now().Add(c.ttl).UTC().Format(time.RFC3339Nano)})
+	if err == nil {
+		_ = fsx.WriteAtomic(c.path(r.NormalizedURL), data) // a cache that cannot be written is only slower
+	}
+}

@@ -1,0 +1,291 @@
+package classify
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// Tier is how thoroughly a citation is validated (run-config
+// effective.citations.validation_tier).
+type Tier string
+
+// The validation tiers, from cheapest to most thorough.
+const (
+	// Basic checks reachability only: any 2xx or final 3xx is valid, with
+	// whatever title is cheap; there is no content requirement because the
+	// rung may have used HEAD.
+	Basic Tier = "basic"
+	// Standard classifies content fully (meaningful content, paywalls, bot
+	// walls) but does not look for soft 404s or mismatches.
+	Standard Tier = "standard"
+	// Thorough adds soft-404 and mismatch detection to Standard.
+	Thorough Tier = "thorough"
+)
+
+// normalize maps an unknown or empty tier to Standard.
+func (t Tier) normalize() Tier {
+	switch t {
+	case Basic, Standard, Thorough:
+		return t
+	}
+	return Standard
+}
+
+// Outcome is the classifier's decision for one rung's result.
+type Outcome int
+
+// The outcomes. Escalate is not a citation status: it tells the ladder to try
+// the next rung, and becomes "blocked" when no rung gets further.
+const (
+	// Valid: reachable, with meaningful content (or, at the basic tier,
+	// merely reachable).
+	Valid Outcome = iota
+	// Paywalled: a real source behind a paywall, login wall or 401/402.
+	Paywalled
+	// Invalid: a definitive dead link (404/410, or a soft 404 at the
+	// thorough tier).
+	Invalid
+	// Mismatch: reachable, but clearly not the page the wave cited
+	// (thorough tier only).
+	Mismatch
+	// Escalate: this rung could not tell (bot wall, 403, 429, 5xx, no
+	// meaningful content); try the next rung.
+	Escalate
+)
+
+// String returns the lower-case name of o ("valid", "paywalled", "invalid",
+// "mismatch", "escalate"), or "outcome(N)" for a value out of range.
+func (o Outcome) String() string {
+	switch o {
+	case Valid:
+		return "valid"
+	case Paywalled:
+		return "paywalled"
+	case Invalid:
+		return "invalid"
+	case Mismatch:
+		return "mismatch"
+	case Escalate:
+		return "escalate"
+	}
+	return "outcome(" + strconv.Itoa(int(o)) + ")"
+}
+
+// Page is what a rung obtained for one URL.
+type Page struct {
+	RequestedURL string      // the cited (normalized) URL
+	FinalURL     string      // after redirects ("" = same)
+	Redirects    []string    // intermediate hop URLs, in order
+	StatusCode   int         // 0 if the rung gives none
+	Header       http.Header // may be nil
+	Body         []byte      // decoded content, possibly truncated
+	Truncated    bool        // Body was cut at the rung's size cap
+	// ContentType is the media type, parameters allowed: "text/html",
+	// "text/markdown", "text/plain", "application/pdf", … (Apify gives
+	// markdown; Bright Data raw HTML or markdown). Empty means sniff.
+	ContentType string
+	Title       string // a title the rung already extracted (Apify metadata), optional
+	HEAD        bool   // body absent because HEAD was used (basic tier)
+}
+
+// Citation is how the wave cited the URL, for mismatch detection.
+type Citation struct {
+	LinkText   string // the markdown link text, if the URL was a link
+	SourceLine string // the whole "## Sources" line the URL came from
+}
+
+// Verdict is the classifier's answer.
+type Verdict struct {
+	Outcome Outcome
+	// Reason is short, stable and secret-free, e.g. "bot wall: cloudflare
+	// challenge", "paywall: JSON-LD isAccessibleForFree=false",
+	// `soft 404: title "Page not found"`, "http 404",
+	// "no meaningful content (83 chars)". Its first words name the rule
+	// family: "ok:", "reachable:", "http N", "bot wall:", "paywall:",
+	// "soft 404:", "mismatch:", "no meaningful content", "no response".
+	Reason string
+	// Title, Publisher and Snippet (the evidence_snippet, ≤ 240 runes) are
+	// set for Valid, Paywalled and Mismatch verdicts when known.
+	Title, Publisher, Snippet string
+	HTTPStatus                int // Page.StatusCode
+}
+
+// Thresholds, in runes of readable (whitespace-collapsed) text.
+const (
+	// minMeaningful is the readable-text size that makes a page meaningful
+	// without a title.
+	minMeaningful = 200
+	// wallThin: bot-wall pages are small; a page with this much main text is
+	// not treated as a wall on body markers alone.
+	wallThin = 1500
+	// wallTiny: weak (generic captcha) markers on a 2xx page only count when
+	// the page has almost no text.
+	wallTiny = 400
+	// paywallThin: subscription/login phrases only count on a page that
+	// does not also carry the article (a teaser plus a wall).
+	paywallThin = 3000
+	// vendorThin: a paywall vendor script with no other sign counts when the
+	// page shows no more than a teaser.
+	vendorThin = 1000
+	// soft404Thin: not-found phrases in the body only count on a page this
+	// small (anchors.md §D "very short body plus 'not found'").
+	soft404Thin = 600
+	// soft404TitleMax: a not-found title counts unless the page carries this
+	// much main text (an article about HTTP 404, say) with no other sign.
+	soft404TitleMax = 5000
+)
+
+// Classify judges one rung's result p for the citation c at the given tier
+// (an unknown tier counts as Standard). It never panics and does no I/O.
+//
+// Order of the rules: bot walls first (at every tier and status, since a
+// challenge says nothing about the page), then the status code (404/410
+// invalid, 401/402 paywalled, other non-2xx escalate), then — for 2xx or a
+// rung without a status — the tier's content rules: soft 404 and redirect
+// checks (thorough), paywall signals, meaningful content, content mismatch
+// (thorough).
+func Classify(p Page, c Citation, tier Tier) Verdict {
+	tier = tier.normalize()
+	st := p.StatusCode
+	v := Verdict{HTTPStatus: st}
+	k := sniff(p)
+	in := analyze(p, k)
+
+	if w := detectWall(p, st, in); w != "" {
+		return v.with(Escalate, "bot wall: "+w)
+	}
+	switch {
+	case st == http.StatusNotFound || st == http.StatusGone:
+		return v.with(Invalid, "http "+strconv.Itoa(st))
+	case st == http.StatusUnauthorized:
+		v.Publisher = publisher(p, in)
+		return v.with(Paywalled, "paywall: http 401")
+	case st == http.StatusPaymentRequired:
+		v.Publisher = publisher(p, in)
+		if header(p.Header, "Crawler-Price") != "" {
+			return v.with(Paywalled, "paywall: http 402 (pay-per-crawl)")
+		}
+		return v.with(Paywalled, "paywall: http 402")
+	case st >= 300 && st < 400:
+		if tier == Basic {
+			fillMeta(&v, p, in, k)
+			return v.with(Valid, "reachable: http "+strconv.Itoa(st))
+		}
+		return v.with(Escalate, "http "+strconv.Itoa(st)+" (redirect not followed)")
+	case st != 0 && (st < 200 || st >= 300):
+		return v.with(Escalate, "http "+strconv.Itoa(st))
+	}
+
+	empty := len(p.Body) == 0
+	if tier == Basic {
+		if st == 0 && empty && p.Title == "" {
+			return v.with(Escalate, "no response (no status, no content)")
+		}
+		fillMeta(&v, p, in, k)
+		switch {
+		case st == 0:
+			return v.with(Valid, "reachable: content without status")
+		case p.HEAD:
+			return v.with(Valid, "reachable: http "+strconv.Itoa(st)+" (HEAD)")
+		}
+		return v.with(Valid, "reachable: http "+strconv.Itoa(st))
+	}
+
+	if tier == Thorough {
+		if r := redirectSoft404(p); r != "" {
+			return v.with(Invalid, "soft 404: "+r)
+		}
+		if from, to, ok := deepLinkToHome(p); ok {
+			if t := errorishTitle(p, in); t != "" {
+				return v.with(Invalid, fmt.Sprintf("soft 404: deep link redirected to home page (title %s)", quote(t)))
+			}
+			fillMeta(&v, p, in, k)
+			return v.with(Mismatch, fmt.Sprintf("mismatch: deep link redirected to home page (%s → %s)", from, to))
+		}
+		if r := contentSoft404(p, in); r != "" && k != kindPDF && k != kindBinary {
+			return v.with(Invalid, "soft 404: "+r)
+		}
+	}
+
+	if r := detectPaywall(p, in); r != "" {
+		fillMeta(&v, p, in, k)
+		return v.with(Paywalled, "paywall: "+r)
+	}
+
+	if k == kindPDF || k == kindBinary {
+		if empty {
+			return v.with(Escalate, noContent(p, 0))
+		}
+		fillMeta(&v, p, in, k)
+		if k == kindPDF {
+			return v.with(Valid, "ok: pdf")
+		}
+		return v.with(Valid, "ok: document ("+mediaType(p.ContentType, "unknown type")+")")
+	}
+
+	if in.mainRunes < minMeaningful && in.bestTitle() == "" {
+		return v.with(Escalate, noContent(p, in.mainRunes))
+	}
+
+	if tier == Thorough {
+		if r := contentMismatch(c, p, in); r != "" {
+			fillMeta(&v, p, in, k)
+			return v.with(Mismatch, "mismatch: "+r)
+		}
+	}
+
+	fillMeta(&v, p, in, k)
+	if in.mainRunes < minMeaningful {
+		return v.with(Valid, "ok: "+k.String()+" (title only)")
+	}
+	return v.with(Valid, "ok: "+k.String())
+}
+
+// with sets the outcome and the (redacted, sanitized) reason.
+func (v Verdict) with(o Outcome, reason string) Verdict {
+	v.Outcome = o
+	v.Reason = cleanLine(reason, 300)
+	return v
+}
+
+func noContent(p Page, n int) string {
+	if p.HEAD && len(p.Body) == 0 {
+		return "no meaningful content (HEAD response)"
+	}
+	return "no meaningful content (" + strconv.Itoa(n) + " chars)"
+}
+
+// fillMeta sets Title, Publisher and Snippet from what the page offers.
+func fillMeta(v *Verdict, p Page, in *pageInfo, k kind) {
+	title := in.bestTitle()
+	if title == "" && (k == kindPDF || k == kindBinary) {
+		title = lastSegment(finalURL(p))
+	}
+	v.Title = cleanLine(title, 300)
+	v.Publisher = cleanLine(publisher(p, in), 120)
+	v.Snippet = makeSnippet(in.snippetSource())
+}
+
+// publisher is og:site_name, the JSON-LD publisher, application-name, else
+// the site's host name without "www.".
+func publisher(p Page, in *pageInfo) string {
+	for _, s := range []string{in.siteName, in.ldPublisher, in.appName} {
+		if s = collapse(s); s != "" {
+			return s
+		}
+	}
+	if u := parseURL(finalURL(p)); u != nil {
+		return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+	}
+	return ""
+}
+
+// finalURL is where the rung ended up.
+func finalURL(p Page) string {
+	if p.FinalURL != "" {
+		return p.FinalURL
+	}
+	return p.RequestedURL
+}

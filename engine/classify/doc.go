@@ -1,0 +1,33 @@
+// Package classify decides what one fetched citation URL is worth: valid,
+// paywalled, invalid (dead), mismatch (reachable but the wrong page), or
+// "escalate" (this rung could not tell; try the next rung of the ladder).
+//
+// Why a dedicated classifier: link checkers decide "alive or dead" from the
+// status code alone, and their trackers are full of the result — bot walls
+// (Cloudflare challenges, LinkedIn's 999, DataDome, PerimeterX, Akamai) are
+// reported as dead links, users then accept every 403/429 and real 404s slip
+// through, and soft 404s (a 200 "Page not found") pass as alive. A citation
+// validator must tell these apart, because downstream synthesis may cite
+// valid and paywalled sources but never invalid, blocked or mismatched ones:
+//
+//   - a bot wall says nothing about the page, so it escalates to the next rung
+//     (Bright Data, Apify) and, if every rung is walled, becomes "blocked" —
+//     never "invalid";
+//   - a paywall or login wall is a real, citable source behind a barrier;
+//   - a 404/410 or (at the thorough tier) a soft 404 is a dead link;
+//   - a page that clearly is not what the wave cited is a mismatch.
+//
+// Every rung (direct fetch, Web Unlocker, rag-web-browser) hands what it got
+// to the single entry point [Classify], so all rungs are judged by the same
+// rules. The signals follow the mission research (shared reference
+// anchors.md §B "what users complain about" and §D "paywall, bot-block and
+// soft-404 signals used in practice"), including its cautions: a CDN or WAF
+// header alone only means a site uses the vendor, /cdn-cgi/challenge-platform
+// is injected into ordinary pages, and short phrase matches hit boilerplate —
+// so page-content signals only count on thin pages or with a blocking status.
+//
+// Classify is pure (no I/O, no globals mutated) and fast: the HTML is
+// tokenized once with golang.org/x/net/html, and a 2 MB page classifies in a
+// few milliseconds. Every string it returns is whitespace-collapsed, valid
+// UTF-8, free of markup and redacted with netguard.RedactText.
+package classify

@@ -1,0 +1,884 @@
+package classify
+
+import (
+	"bytes"
+	"encoding/json"
+	"mime"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+)
+
+// kind is how a body is read.
+type kind int
+
+const (
+	kindHTML kind = iota
+	kindXML
+	kindMarkdown
+	kindText
+	kindJSON
+	kindPDF
+	kindBinary
+)
+
+// String names the kind in "ok: <kind>" reasons.
+func (k kind) String() string {
+	switch k {
+	case kindHTML:
+		return "html"
+	case kindXML:
+		return "xml"
+	case kindMarkdown:
+		return "markdown"
+	case kindText:
+		return "text"
+	case kindJSON:
+		return "json"
+	case kindPDF:
+		return "pdf"
+	}
+	return "document"
+}
+
+// Size caps that keep Classify fast on a 2 MB body.
+const (
+	keepText    = 32 << 10  // main text kept for phrase and token matching
+	rawPrefix   = 64 << 10  // body prefix searched for bot-wall markers
+	ldMax       = 512 << 10 // JSON-LD bytes kept
+	scriptScan  = 32 << 10  // bytes of each inline script searched for vendors
+	jsonScanMax = 1 << 20   // JSON bytes decoded
+	paraMax     = 4 << 10   // paragraph / heading capture
+	fieldMax    = 4 << 10   // title and meta values kept
+)
+
+// mediaType is the lower-case media type of a Content-Type value, or def.
+func mediaType(ct, def string) string {
+	ct = strings.TrimSpace(ct)
+	if ct == "" {
+		return def
+	}
+	if mt, _, err := mime.ParseMediaType(ct); err == nil {
+		return mt
+	}
+	if i := strings.IndexByte(ct, ';'); i >= 0 {
+		ct = ct[:i]
+	}
+	if ct = strings.ToLower(strings.TrimSpace(ct)); ct != "" {
+		return ct
+	}
+	return def
+}
+
+// sniff decides how to read the body from the declared type and, when that
+// is missing or generic, from the body itself. A body that is plainly an
+// HTML document or a PDF is read as such whatever a text/* type says (rungs
+// relabel content).
+func sniff(p Page) kind {
+	mt := mediaType(p.ContentType, "")
+	head := p.Body
+	if len(head) > 1024 {
+		head = head[:1024]
+	}
+	head = bytes.TrimLeft(bytes.TrimPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("\xef\xbb\xbf")), " \t\r\n")
+	generic := mt == "" || mt == "application/octet-stream" || mt == "binary/octet-stream"
+	if bytes.HasPrefix(head, []byte("%PDF-")) && (generic || strings.HasPrefix(mt, "text/") || mt == "application/pdf") {
+		return kindPDF
+	}
+	if looksHTML(head) && (generic || strings.HasPrefix(mt, "text/") || strings.Contains(mt, "html") || strings.Contains(mt, "xml")) {
+		return kindHTML
+	}
+	switch {
+	case strings.Contains(mt, "html"):
+		return kindHTML
+	case mt == "application/pdf" || mt == "application/x-pdf":
+		return kindPDF
+	case strings.Contains(mt, "markdown"):
+		return kindMarkdown
+	case mt == "application/json" || mt == "text/json" || strings.HasSuffix(mt, "+json"):
+		return kindJSON
+	case mt == "application/xml" || mt == "text/xml" || strings.HasSuffix(mt, "+xml"):
+		return kindXML
+	case strings.HasPrefix(mt, "text/"):
+		return kindText
+	case !generic:
+		return kindBinary
+	}
+	// No usable type: look at the body.
+	switch {
+	case len(head) == 0:
+		return kindText
+	case head[0] == '{' || head[0] == '[':
+		return kindJSON
+	case head[0] == '<':
+		return kindXML
+	case bytes.IndexByte(head, 0) < 0 && utf8.Valid(trimPartialRune(head)):
+		// Scraping APIs hand over markdown without a type.
+		return kindMarkdown
+	}
+	return kindBinary
+}
+
+// trimPartialRune drops an incomplete UTF-8 sequence cut off at the end.
+func trimPartialRune(b []byte) []byte {
+	for i := 1; i <= 3 && i <= len(b); i++ {
+		if utf8.RuneStart(b[len(b)-i]) {
+			if !utf8.FullRune(b[len(b)-i:]) {
+				return b[:len(b)-i]
+			}
+			break
+		}
+	}
+	return b
+}
+
+// looksHTML reports an HTML document start (doctype, <html>, <head>, <body>
+// within the first KB).
+func looksHTML(head []byte) bool {
+	if len(head) == 0 || head[0] != '<' {
+		return false
+	}
+	low := bytes.ToLower(head)
+	for _, m := range []string{"<!doctype html", "<html", "<head", "<body"} {
+		if bytes.Contains(low, []byte(m)) {
+			return true
+		}
+	}
+	return false
+}
+
+// pageInfo is everything the rules read from a body.
+type pageInfo struct {
+	kind kind
+
+	title, ogTitle, twTitle, h1, pTitle string
+	metaDesc, ogDesc                    string
+	siteName, appName                   string
+	ldPublisher, ldHeadline             string
+	firstPara                           string
+
+	main      textAcc // readable text outside markup, nav, footer and aside
+	mainRunes int     // its length in runes
+	text      string  // its first keepText bytes
+	textLow   string  // lowerText(text), see lowText
+	lowered   bool
+	raw       []byte // the first rawPrefix bytes of the body
+	rawLow    string // raw, lowercased (see rawLower)
+
+	ld          [][]byte // JSON-LD blocks
+	ldSize      int
+	freeFalse   string // "JSON-LD" or "microdata" when isAccessibleForFree=false
+	contentTier string // content_tier meta value, lowercased
+	vendor      string // paywall vendor seen in a script
+	password    bool   // a password input is present
+}
+
+// bestTitle: og:title, <title>, the rung's title, the first <h1>, then
+// twitter:title and the JSON-LD headline.
+func (in *pageInfo) bestTitle() string {
+	for _, s := range []string{in.ogTitle, in.title, in.pTitle, in.h1, in.twTitle, in.ldHeadline} {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// snippetSource: meta description, og:description, the first substantive
+// paragraph, else the start of the readable text.
+func (in *pageInfo) snippetSource() string {
+	for _, s := range []string{in.metaDesc, in.ogDesc, in.firstPara} {
+		if s != "" {
+			return s
+		}
+	}
+	return in.text
+}
+
+// analyze reads the body according to its kind.
+func analyze(p Page, k kind) *pageInfo {
+	in := &pageInfo{kind: k, pTitle: collapse(window(p.Title, fieldMax))}
+	in.main.max = keepText
+	body := p.Body
+	switch k {
+	case kindHTML, kindXML:
+		scanHTML(body, in)
+	case kindMarkdown:
+		scanLines(body, in, true)
+	case kindText:
+		scanLines(body, in, false)
+	case kindJSON:
+		if !scanJSON(body, in) {
+			scanLines(body, in, false)
+		}
+	case kindPDF:
+		in.title = pdfTitle(body)
+	}
+	in.mainRunes = in.main.runes
+	in.text = in.main.String()
+	if k != kindPDF && k != kindBinary {
+		in.raw = body[:min(len(body), rawPrefix)]
+	}
+	in.readLD()
+	return in
+}
+
+// lowText is the kept main text lowercased for phrase matching, computed
+// on first use.
+func (in *pageInfo) lowText() string {
+	if !in.lowered {
+		in.lowered = true
+		in.textLow = lowerText(in.text)
+	}
+	return in.textLow
+}
+
+// rawLower is the lowercased body prefix, computed on first use (only the
+// bot-wall rules need it, and only for error statuses or thin pages).
+func (in *pageInfo) rawLower() string {
+	if in.rawLow == "" && len(in.raw) > 0 {
+		in.rawLow = string(bytes.ToLower(in.raw))
+	}
+	return in.rawLow
+}
+
+// ---------------------------------------------------------------- HTML
+
+// inlineTag reports phrasing elements, which do not separate words.
+func inlineTag(name string) bool {
+	switch name {
+	case "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "del", "dfn", "em", "font",
+		"i", "img", "ins", "kbd", "label", "mark", "nobr", "picture", "q", "rp", "rt", "ruby", "s",
+		"samp", "small", "source", "span", "strike", "strong", "sub", "sup", "time", "tt", "u",
+		"var", "wbr":
+		return true
+	}
+	return false
+}
+
+// scanHTML reads an HTML (or XML) document: the pre-pass collects the
+// page-wide signals, then the x/net/html tokenizer reads the remaining
+// markup once for the title, the readable text, the first substantive
+// paragraph and the first <h1>. Tokenizing stops when keepText bytes of
+// main text are in hand; mainRunes is then a lower bound, which is all the
+// thresholds need.
+func scanHTML(body []byte, in *pageInfo) {
+	z := html.NewTokenizer(&spanReader{b: body, spans: prepass(body, in)})
+	skipText := false // the next text token is the content of a raw element
+	inTitle := false
+	hidden, boiler := 0, 0 // depth in template/svg/math; in nav/footer/aside
+	capP, capH1 := false, false
+	para := textAcc{max: paraMax}
+	head := textAcc{max: paraMax}
+	var nb [16]byte
+	finishP := func() {
+		if capP {
+			capP = false
+			if s := collapse(para.String()); utf8.RuneCountInString(s) >= 80 {
+				in.firstPara = s
+			}
+			para = textAcc{max: paraMax}
+		}
+	}
+	finishH1 := func() {
+		if capH1 {
+			capH1 = false
+			in.h1 = collapse(head.String())
+		}
+	}
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			finishP()
+			finishH1()
+			return
+		case html.TextToken:
+			if skipText {
+				skipText = false
+				if inTitle {
+					inTitle = false
+					in.title = collapse(window(string(z.Text()), fieldMax))
+				}
+				continue
+			}
+			if hidden > 0 {
+				continue
+			}
+			t := z.Text()
+			if boiler == 0 {
+				in.main.add(t)
+				if in.main.full && !capP && !capH1 {
+					return
+				}
+			}
+			if capP {
+				para.add(t)
+			}
+			if capH1 {
+				head.add(t)
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			skipText, inTitle = false, false
+			self := tt == html.SelfClosingTagToken
+			// The name is read from the raw token: TagName allocates.
+			name := rawTagName(z.Raw(), &nb)
+			switch name {
+			case "script", "style", "noscript", "iframe", "noembed", "noframes", "xmp", "textarea", "plaintext":
+				skipText = !self
+				continue
+			case "title":
+				if !self {
+					skipText = true
+					inTitle = hidden == 0 && in.title == ""
+				}
+				continue
+			case "meta", "input", "link":
+				continue
+			case "template", "svg", "math":
+				if !self {
+					hidden++
+				}
+				continue
+			case "nav", "footer", "aside":
+				if !self {
+					boiler++
+				}
+			case "br":
+				in.main.sep()
+				para.sep()
+				head.sep()
+				continue
+			}
+			if inlineTag(name) {
+				continue
+			}
+			in.main.sep()
+			head.sep()
+			finishP()
+			switch name {
+			case "p":
+				if in.firstPara == "" && boiler == 0 && hidden == 0 && !self {
+					capP = true
+				}
+			case "h1":
+				if in.h1 == "" && hidden == 0 && !self {
+					capH1 = true
+				}
+			}
+		case html.EndTagToken:
+			skipText, inTitle = false, false
+			name := rawTagName(z.Raw(), &nb)
+			switch name {
+			case "template", "svg", "math":
+				if hidden > 0 {
+					hidden--
+				}
+				continue
+			case "nav", "footer", "aside":
+				if boiler > 0 {
+					boiler--
+				}
+			case "p":
+				finishP()
+			case "h1":
+				finishH1()
+			}
+			if !inlineTag(name) {
+				in.main.sep()
+				para.sep()
+				head.sep()
+			}
+		default:
+			skipText, inTitle = false, false
+		}
+	}
+}
+
+// rawTagName is the lowercased name of a raw start or end tag token.
+func rawTagName(raw []byte, buf *[16]byte) string {
+	i := 1
+	if i < len(raw) && raw[i] == '/' {
+		i++
+	}
+	if i > len(raw) {
+		return ""
+	}
+	name, _ := tagName(raw[i:], buf)
+	return name
+}
+
+// keepLD keeps a JSON-LD block, up to ldMax bytes in all.
+func (in *pageInfo) keepLD(t []byte) {
+	if in.ldSize+len(t) > ldMax {
+		return
+	}
+	in.ldSize += len(t)
+	in.ld = append(in.ld, bytes.Clone(t))
+}
+
+// ---------------------------------------------------------------- JSON-LD
+
+// readLD scans the kept JSON-LD blocks for isAccessibleForFree=false, the
+// publisher's name and the headline.
+func (in *pageInfo) readLD() {
+	for _, b := range in.ld {
+		if in.freeFalse == "" && ldNotFree(bytes.ToLower(b)) {
+			in.freeFalse = "JSON-LD"
+		}
+		if in.ldPublisher != "" && in.ldHeadline != "" {
+			continue
+		}
+		var v any
+		if json.Unmarshal(b, &v) != nil {
+			continue
+		}
+		ids := map[string]map[string]any{}
+		collectIDs(v, ids, 0)
+		if in.ldPublisher == "" {
+			in.ldPublisher = collapse(findPublisher(v, ids, 0))
+		}
+		if in.ldHeadline == "" {
+			in.ldHeadline = collapse(findString(v, "headline", 0))
+		}
+	}
+	in.ld = nil
+}
+
+// ldNotFree finds `"isaccessibleforfree": false` (or "false") in a
+// lowercased block, tolerating JSON that does not parse.
+func ldNotFree(low []byte) bool {
+	const key = "isaccessibleforfree"
+	for i := 0; ; {
+		j := bytes.Index(low[i:], []byte(key))
+		if j < 0 {
+			return false
+		}
+		i += j + len(key)
+		rest := bytes.TrimLeft(low[i:], "\" \t\r\n")
+		if len(rest) == 0 || rest[0] != ':' {
+			continue
+		}
+		rest = bytes.TrimLeft(rest[1:], "\" \t\r\n")
+		if bytes.HasPrefix(rest, []byte("false")) {
+			return true
+		}
+	}
+}
+
+const ldDepth = 32
+
+func collectIDs(v any, ids map[string]map[string]any, depth int) {
+	if depth > ldDepth {
+		return
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		if id, ok := t["@id"].(string); ok && len(t) > 1 {
+			ids[id] = t
+		}
+		for _, c := range t {
+			collectIDs(c, ids, depth+1)
+		}
+	case []any:
+		for _, c := range t {
+			collectIDs(c, ids, depth+1)
+		}
+	}
+}
+
+// findPublisher returns the name of the first "publisher" in v, resolving
+// {"@id": …} references.
+func findPublisher(v any, ids map[string]map[string]any, depth int) string {
+	if depth > ldDepth {
+		return ""
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		if p, ok := t["publisher"]; ok {
+			if s := nameOf(p, ids); s != "" {
+				return s
+			}
+		}
+		for _, k := range []string{"@graph", "mainEntity", "isPartOf"} {
+			if c, ok := t[k]; ok {
+				if s := findPublisher(c, ids, depth+1); s != "" {
+					return s
+				}
+			}
+		}
+	case []any:
+		for _, c := range t {
+			if s := findPublisher(c, ids, depth+1); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+func nameOf(v any, ids map[string]map[string]any) string {
+	switch t := v.(type) {
+	case string:
+		return t
+	case []any:
+		if len(t) > 0 {
+			return nameOf(t[0], ids)
+		}
+	case map[string]any:
+		if n, ok := t["name"].(string); ok {
+			return n
+		}
+		if id, ok := t["@id"].(string); ok {
+			if o, ok := ids[id]; ok {
+				if n, ok := o["name"].(string); ok {
+					return n
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// findString returns the first string value of key in v (breadth-first
+// enough for JSON-LD: top level, then @graph and arrays).
+func findString(v any, key string, depth int) string {
+	if depth > ldDepth {
+		return ""
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		if s, ok := t[key].(string); ok {
+			return s
+		}
+		if c, ok := t["@graph"]; ok {
+			return findString(c, key, depth+1)
+		}
+	case []any:
+		for _, c := range t {
+			if s := findString(c, key, depth+1); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// ---------------------------------------------------------------- markdown and text
+
+// scanLines reads markdown (md) or plain text line by line: headings, the
+// first paragraph of at least 80 runes, and the readable text.
+func scanLines(body []byte, in *pageInfo, md bool) {
+	para := textAcc{max: paraMax}
+	paraLines := 0
+	firstHeading := ""
+	fence := false
+	flush := func() {
+		if para.runes > 0 && in.firstPara == "" {
+			if s := collapse(para.String()); utf8.RuneCountInString(s) >= 80 {
+				in.firstPara = s
+			}
+		}
+		para = textAcc{max: paraMax}
+		paraLines = 0
+	}
+	add := func(s string) {
+		in.main.sep()
+		in.main.add([]byte(s))
+		in.main.sep()
+	}
+	for len(body) > 0 {
+		var line []byte
+		if i := bytes.IndexByte(body, '\n'); i >= 0 {
+			line, body = body[:i], body[i+1:]
+		} else {
+			line, body = body, nil
+		}
+		t := string(bytes.TrimSpace(line))
+		if md && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
+			flush()
+			fence = !fence
+			continue
+		}
+		if fence {
+			add(t)
+			continue
+		}
+		if t == "" {
+			flush()
+			continue
+		}
+		if !md {
+			para.add([]byte(t))
+			para.sep()
+			add(t)
+			continue
+		}
+		switch {
+		case t[0] == '#':
+			level := 0
+			for level < len(t) && t[level] == '#' {
+				level++
+			}
+			if level > 6 || (level < len(t) && t[level] != ' ' && t[level] != '\t') {
+				break // "#hashtag" is text
+			}
+			flush()
+			h := collapse(mdInline(strings.TrimRight(t[level:], "# \t")))
+			if level == 1 && in.h1 == "" {
+				in.h1 = h
+			}
+			if firstHeading == "" {
+				firstHeading = h
+			}
+			add(h)
+			continue
+		case setextRule(t, '='):
+			if paraLines == 1 && in.h1 == "" {
+				in.h1 = collapse(para.String())
+				para = textAcc{max: paraMax}
+				paraLines = 0
+				continue
+			}
+			flush()
+			continue
+		case setextRule(t, '-') || hrRule(t):
+			flush()
+			continue
+		case tableRule(t):
+			continue
+		case listItem(t):
+			flush()
+			add(mdInline(stripListMarker(t)))
+			continue
+		}
+		if t[0] == '>' {
+			t = strings.TrimLeft(t, "> ")
+		}
+		if strings.HasPrefix(t, "|") {
+			t = strings.ReplaceAll(t, "|", " ")
+		}
+		s := mdInline(t)
+		para.add([]byte(s))
+		para.sep()
+		paraLines++
+		add(s)
+	}
+	flush()
+	if in.h1 == "" {
+		in.h1 = firstHeading
+	}
+}
+
+func setextRule(t string, c byte) bool {
+	if len(t) < 2 {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if t[i] != c {
+			return false
+		}
+	}
+	return true
+}
+
+func hrRule(t string) bool {
+	n := 0
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '*', '_', '-':
+			n++
+		case ' ':
+		default:
+			return false
+		}
+	}
+	return n >= 3
+}
+
+func tableRule(t string) bool {
+	if !strings.Contains(t, "-") || !strings.Contains(t, "|") {
+		return false
+	}
+	return strings.Trim(t, "|-: \t") == ""
+}
+
+func listItem(t string) bool {
+	if len(t) >= 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && t[1] == ' ' {
+		return true
+	}
+	i := 0
+	for i < len(t) && i < 9 && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	return i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && t[i+1] == ' '
+}
+
+func stripListMarker(t string) string {
+	if t[0] == '-' || t[0] == '*' || t[0] == '+' {
+		return t[2:]
+	}
+	if i := strings.IndexAny(t, ".)"); i >= 0 && i+1 < len(t) {
+		return t[i+2:]
+	}
+	return t
+}
+
+// mdInline reduces inline markdown to its text: link text without the URL,
+// no images, no bare URLs, no raw tags, no emphasis markers. Linear time.
+func mdInline(s string) string {
+	if strings.IndexAny(s, "[]!<*_`~\\") < 0 && !strings.Contains(s, "://") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s):
+			b.WriteByte(s[i+1])
+			i += 2
+		case c == '!' && i+1 < len(s) && s[i+1] == '[':
+			// Image: drop "![alt](url)" entirely.
+			j := strings.Index(s[i:min(len(s), i+2048)], "](")
+			if j < 0 {
+				i++
+				continue
+			}
+			if e := closeParen(s, i+j+1); e > 0 {
+				i = e + 1
+				continue
+			}
+			i++
+		case c == ']' && i+1 < len(s) && s[i+1] == '(':
+			if e := closeParen(s, i+1); e > 0 {
+				i = e + 1
+				continue
+			}
+			i++
+		case c == ']' && i+1 < len(s) && s[i+1] == '[':
+			if e := strings.IndexByte(s[i+1:min(len(s), i+256)], ']'); e > 0 {
+				i += e + 2
+				continue
+			}
+			i++
+		case c == '[' || c == ']' || c == '*' || c == '`' || c == '~':
+			i++
+		case c == '_':
+			prevW := i > 0 && wordByte(s[i-1])
+			nextW := i+1 < len(s) && wordByte(s[i+1])
+			if prevW && nextW {
+				b.WriteByte(c)
+			}
+			i++
+		case c == '<' && i+1 < len(s) && (isLetter(s[i+1]) || s[i+1] == '/' || s[i+1] == '!' || s[i+1] == '?'):
+			if e := strings.IndexByte(s[i:min(len(s), i+2048)], '>'); e > 0 {
+				i += e + 1
+				b.WriteByte(' ')
+				continue
+			}
+			b.WriteByte(c)
+			i++
+		case (c == 'h' || c == 'H') && (hasPrefixFold(s[i:], "http://") || hasPrefixFold(s[i:], "https://")) && (i == 0 || !wordByte(s[i-1])):
+			for i < len(s) && s[i] != ' ' && s[i] != '\t' && s[i] != ')' && s[i] != ']' {
+				i++
+			}
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
+}
+
+// closeParen returns the index of the ")" closing the "(" at s[open], with
+// one level of nesting, searching at most 2 KB; -1 if none.
+func closeParen(s string, open int) int {
+	if open >= len(s) || s[open] != '(' {
+		return -1
+	}
+	depth := 0
+	for i := open; i < len(s) && i < open+2048; i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func isLetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
+
+func wordByte(c byte) bool { return isLetter(c) || (c >= '0' && c <= '9') || c >= utf8.RuneSelf }
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// ---------------------------------------------------------------- JSON
+
+// scanJSON reads a JSON document's string values as its readable text; a
+// top-level "title", "name" or "headline" is the title. It reports false
+// when the body is not JSON at all.
+func scanJSON(body []byte, in *pageInfo) bool {
+	if len(body) > jsonScanMax {
+		body = body[:jsonScanMax]
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	type frame struct{ obj, key bool }
+	var stack []frame
+	key := ""
+	n := 0
+	valueDone := func() {
+		if len(stack) > 0 && stack[len(stack)-1].obj {
+			stack[len(stack)-1].key = true
+		}
+	}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return n > 0
+		}
+		n++
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				stack = append(stack, frame{obj: true, key: true})
+			case '[':
+				stack = append(stack, frame{})
+			default:
+				if len(stack) > 0 {
+					stack = stack[:len(stack)-1]
+				}
+				valueDone()
+			}
+		case string:
+			if len(stack) > 0 && stack[len(stack)-1].obj && stack[len(stack)-1].key {
+				key = t
+				stack[len(stack)-1].key = false
+				continue
+			}
+			if len(stack) == 1 && in.title == "" && (key == "title" || key == "name" || key == "headline") {
+				in.title = collapse(window(t, fieldMax))
+			}
+			in.main.sep()
+			in.main.add([]byte(t))
+			in.main.sep()
+			if in.firstPara == "" && strings.Contains(t, " ") {
+				if s := collapse(t); utf8.RuneCountInString(s) >= 80 {
+					in.firstPara = s
+				}
+			}
+			valueDone()
+		default:
+			valueDone()
+		}
+	}
+}
