@@ -22,6 +22,10 @@ const (
 	// EventRetryWait: the ladder waits Wait before retrying Rung; Detail
 	// says why (e.g. "http 429").
 	EventRetryWait
+	// EventAttemptDone: attempt Attempt of Rung ended after Elapsed;
+	// Detail is its outcome ("ok: html", "http 503", "timeout", …) and
+	// HTTPStatus the status seen, if any.
+	EventAttemptDone
 )
 
 // String names the kind for logs and tests.
@@ -37,6 +41,8 @@ func (k EventKind) String() string {
 		return "attempt"
 	case EventRetryWait:
 		return "retry-wait"
+	case EventAttemptDone:
+		return "attempt-done"
 	}
 	return "unknown"
 }
@@ -56,11 +62,16 @@ type Event struct {
 	// Rung names the ladder rung (direct_fetch, bright_data, apify) or, on
 	// EventFinished, what decided the status: offline-fixture,
 	// online-fixture, dry-run, preflight, cache or a rung.
-	Rung     string
-	Attempt  int
-	Wait     time.Duration
-	Detail   string
-	Citation *Citation
+	Rung       string
+	Attempt    int
+	Wait       time.Duration
+	Detail     string
+	Elapsed    time.Duration
+	HTTPStatus int
+	// Redirects lists the redacted URLs a finished URL's direct fetch went
+	// through before its final URL.
+	Redirects []string
+	Citation  *Citation
 }
 
 // emitter numbers events and sends them without ever blocking past

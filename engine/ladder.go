@@ -219,7 +219,6 @@ func (l *ladder) wait(ctx context.Context, it liveItem, rung string, attempt int
 // direct is the first rung: the SSRF-safe fetch of the original URL, with
 // retries on timeouts, resets, 429 and 5xx. ok=false means escalate.
 func (l *ladder) direct(ctx context.Context, it liveItem, log *attemptLog) (decision, bool) {
-	host := hostOf(it.fetch)
 	attempts := max(1, l.policy.DirectFetchMaxAttempts)
 	for a := 1; a <= attempts; a++ {
 		if err := l.emit(Event{Kind: EventAttempt, Index: it.index, URL: it.w.rep.NormalizedURL, CID: it.w.rep.CID,
@@ -227,44 +226,88 @@ func (l *ladder) direct(ctx context.Context, it liveItem, log *attemptLog) (deci
 			log.add("direct_fetch", "failed", fmt.Sprintf("attempt %d/%d: cancelled", a, attempts))
 			return decision{}, false
 		}
-		resp, err := l.fetch(ctx, host, it.fetch)
-		var (
-			detail     string
-			retryAfter time.Duration
-			again      bool // worth another attempt
-		)
-		switch {
-		case err != nil && (netguard.IsRefusal(err) || errors.Is(err, netguard.ErrNoSuchHost)):
-			// A disallowed target or a name that does not exist is a
-			// definitive answer, not a reason to ask a third party.
-			return decision{status: StatusInvalid, notes: "online ladder: direct_fetch; " + netguard.Reason(err),
-				url: it.w.rep.NormalizedURL, rung: "direct_fetch"}, true
-		case err != nil && ctx.Err() != nil:
-			detail = "cancelled"
-		case err != nil:
-			detail, again = netguard.Reason(err), retryable(err)
-		default:
-			v := classify.Classify(pageFrom(it, resp), it.citation, l.tier)
-			if v.Outcome != classify.Escalate {
-				return fromVerdict(v, "direct_fetch", orDefault(resp.FinalURL, it.w.rep.NormalizedURL)), true
-			}
-			detail = v.Reason
-			// A bot wall or a 403 is not fixed by asking again; 429 and
-			// 5xx may be.
-			code := resp.StatusCode
-			again = code == http.StatusTooManyRequests || code >= 500
-			retryAfter = min(resp.RetryAfter, l.net.MaxRetryWait)
-			if code == http.StatusTooManyRequests {
-				l.gate.pause(host, time.Now().Add(max(retryAfter, l.backoff(a))))
-			}
+		o := l.directAttempt(ctx, it, a)
+		done := Event{Kind: EventAttemptDone, Index: it.index, URL: it.w.rep.NormalizedURL, CID: it.w.rep.CID,
+			Rung: "direct_fetch", Attempt: a, Elapsed: o.elapsed, Detail: o.detail, HTTPStatus: o.status}
+		if o.settled {
+			done.Detail = o.d.notes
 		}
-		if again && a < attempts && l.wait(ctx, it, "direct_fetch", a, max(retryAfter, l.backoff(a)), detail) == nil {
+		if err := l.emit(done); err != nil {
+			return decision{}, false
+		}
+		if o.settled {
+			return o.d, true
+		}
+		if o.again && a < attempts && l.wait(ctx, it, "direct_fetch", a, max(o.retryAfter, l.backoff(a)), o.detail) == nil {
 			continue
 		}
-		log.add("direct_fetch", "failed", fmt.Sprintf("attempt %d/%d: %s", a, attempts, detail))
+		log.add("direct_fetch", "failed", fmt.Sprintf("attempt %d/%d: %s", a, attempts, o.detail))
 		return decision{}, false
 	}
 	return decision{}, false
+}
+
+// attemptOutcome is what one direct attempt came to.
+type attemptOutcome struct {
+	settled    bool // d is final
+	d          decision
+	detail     string // why it did not settle
+	again      bool   // worth another attempt
+	retryAfter time.Duration
+	status     int
+	elapsed    time.Duration
+}
+
+func (l *ladder) directAttempt(ctx context.Context, it liveItem, a int) (o attemptOutcome) {
+	host := hostOf(it.fetch)
+	started := time.Now()
+	defer func() { o.elapsed = time.Since(started) }()
+	resp, err := l.fetch(ctx, host, it.fetch)
+	if resp != nil {
+		o.status = resp.StatusCode
+	}
+	switch {
+	case err != nil && (netguard.IsRefusal(err) || errors.Is(err, netguard.ErrNoSuchHost)):
+		// A disallowed target or a name that does not exist is a definitive
+		// answer, not a reason to ask a third party.
+		o.settled = true
+		o.d = decision{status: StatusInvalid, notes: "online ladder: direct_fetch; " + netguard.Reason(err),
+			url: it.w.rep.NormalizedURL, rung: "direct_fetch", redirects: redirectsOf(resp)}
+	case err != nil && ctx.Err() != nil:
+		o.detail = "cancelled"
+	case err != nil:
+		o.detail, o.again = netguard.Reason(err), retryable(err)
+	default:
+		v := classify.Classify(pageFrom(it, resp), it.citation, l.tier)
+		if v.Outcome != classify.Escalate {
+			o.settled = true
+			o.d = fromVerdict(v, "direct_fetch", orDefault(resp.FinalURL, it.w.rep.NormalizedURL))
+			o.d.redirects = redirectsOf(resp)
+			return o
+		}
+		o.detail = v.Reason
+		// A bot wall or a 403 is not fixed by asking again; 429 and 5xx
+		// may be.
+		code := resp.StatusCode
+		o.again = code == http.StatusTooManyRequests || code >= 500
+		o.retryAfter = min(resp.RetryAfter, l.net.MaxRetryWait)
+		if code == http.StatusTooManyRequests {
+			l.gate.pause(host, time.Now().Add(max(o.retryAfter, l.backoff(a))))
+		}
+	}
+	return o
+}
+
+// redirectsOf lists the redacted hop URLs before the final one.
+func redirectsOf(r *netguard.Response) []string {
+	if r == nil || len(r.Hops) < 2 {
+		return nil
+	}
+	out := make([]string, 0, len(r.Hops)-1)
+	for _, h := range r.Hops[:len(r.Hops)-1] {
+		out = append(out, h.URL)
+	}
+	return out
 }
 
 // fetch does one direct request under the host gate. The basic tier asks
@@ -309,24 +352,41 @@ func (l *ladder) provider(ctx context.Context, it liveItem, r rungProvider, log 
 			Rung: r.name, Attempt: a}); err != nil {
 			return decision{}, false
 		}
+		started := time.Now()
 		cctx, cancel := context.WithTimeout(ctx, l.endpointT)
 		c, err := r.fetcher.Fetch(cctx, it.fetch)
 		cancel()
-		if err == nil && c.Verdict != nil {
-			return adapterDecision(c.Verdict, r.name, it), true
-		}
-		detail := ""
-		if err == nil {
+		var (
+			d       decision
+			settled bool
+			detail  string
+			status  int
+		)
+		switch {
+		case err == nil && c.Verdict != nil:
+			d, settled = adapterDecision(c.Verdict, r.name, it), true
+		case err == nil:
+			status = c.StatusCode
 			v := classify.Classify(classify.Page{RequestedURL: it.w.rep.NormalizedURL, FinalURL: c.FinalURL,
 				StatusCode: c.StatusCode, Body: c.Body, Truncated: c.Truncated, ContentType: c.ContentType, Title: c.Title},
 				it.citation, l.tier)
 			if v.Outcome != classify.Escalate {
-				d := fromVerdict(v, r.name, orDefault(netguard.RedactText(c.FinalURL), it.w.rep.NormalizedURL))
-				return d, true
+				d, settled = fromVerdict(v, r.name, orDefault(netguard.RedactText(c.FinalURL), it.w.rep.NormalizedURL)), true
 			}
 			detail = v.Reason
-		} else {
+		default:
 			detail = providerReason(err)
+		}
+		done := Event{Kind: EventAttemptDone, Index: it.index, URL: it.w.rep.NormalizedURL, CID: it.w.rep.CID,
+			Rung: r.name, Attempt: a, Elapsed: time.Since(started), Detail: detail, HTTPStatus: status}
+		if settled {
+			done.Detail = d.notes
+		}
+		if err := l.emit(done); err != nil {
+			return decision{}, false
+		}
+		if settled {
+			return d, true
 		}
 		retry := errors.Is(err, providers.ErrQuota) || errors.Is(err, providers.ErrProviderTimeout)
 		if a < attempts && retry && ctx.Err() == nil {

@@ -78,6 +78,8 @@ type decision struct {
 	// checkedAt is when the URL was settled; "" means manifest.updated_at
 	// (fixtures and dry-run, for replay determinism).
 	checkedAt string
+	// redirects are the redacted hops before the final URL (live only).
+	redirects []string
 }
 
 // validation is the in-memory result of the validate stage.
@@ -304,7 +306,7 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 	finish := func(i int, d decision) error {
 		records[i] = buildRecord(work[i], d, prov, orDefault(d.checkedAt, defaultCheckedAt))
 		return em.emit(ctx, Event{Kind: EventFinished, Index: i, Total: len(work), URL: work[i].rep.NormalizedURL,
-			CID: work[i].rep.CID, Rung: d.rung, Citation: &records[i]})
+			CID: work[i].rep.CID, Rung: d.rung, Redirects: d.redirects, Citation: &records[i]})
 	}
 	for i := range work {
 		if settled[i] {

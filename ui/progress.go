@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/citegate/citegate/engine"
 )
@@ -46,6 +47,16 @@ func (p *Progress) handle(ev engine.Event) {
 		fmt.Fprintf(p.w, "citegate: %s\n", ev.Stage)
 	case engine.EventQueued:
 		p.step = max(1, ev.Total/10)
+	case engine.EventAttempt:
+		if p.tty {
+			fmt.Fprintf(p.w, "\r\x1b[K[%d/%d] %s (attempt %d) %s", ev.Index+1, ev.Total, ev.Rung, ev.Attempt, ev.URL)
+			p.open = true
+		}
+	case engine.EventRetryWait:
+		if !p.tty && ev.Total <= perURLLimit {
+			fmt.Fprintf(p.w, "[%*d/%d] retry     %s in %v (%s) %s\n", width(ev.Total), ev.Index+1, ev.Total, ev.Rung,
+				ev.Wait.Round(time.Millisecond), ev.Detail, ev.URL)
+		}
 	case engine.EventFinished:
 		n := ev.Index + 1
 		c := ev.Citation

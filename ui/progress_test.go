@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/citegate/citegate/engine"
 )
@@ -50,5 +51,17 @@ func TestProgressTerminalRedrawsOneLine(t *testing.T) {
 	out := b.String()
 	if strings.Count(out, "\r\x1b[K") != 3 || !strings.HasSuffix(out, "https://x.org/c\n") {
 		t.Errorf("terminal output %q", out)
+	}
+}
+
+func TestProgressShowsRetries(t *testing.T) {
+	var b bytes.Buffer
+	ch := make(chan engine.Event, 3)
+	ch <- engine.Event{Kind: engine.EventAttempt, Index: 0, Total: 2, Rung: "direct_fetch", Attempt: 1, URL: "https://x.org/a"}
+	ch <- engine.Event{Kind: engine.EventRetryWait, Index: 0, Total: 2, Rung: "direct_fetch", Wait: 1500 * time.Millisecond, Detail: "http 429", URL: "https://x.org/a"}
+	close(ch)
+	NewProgress(&b, false).Consume(ch)
+	if want := "[1/2] retry     direct_fetch in 1.5s (http 429) https://x.org/a\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }
