@@ -20,6 +20,8 @@ func invoke(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// TestDemoPassesGateCWithAllFiveStatuses runs the default demo: online,
+// against the simulated web started in-process on loopback.
 func TestDemoPassesGateCWithAllFiveStatuses(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "demo")
 	code, out, errOut := invoke(t, "demo", "--dir", dir, "--headless")
@@ -39,7 +41,7 @@ func TestDemoPassesGateCWithAllFiveStatuses(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatalf("summary is not JSON: %v\n%s", err, out)
 	}
-	if !sum.OK || sum.Mode != "offline" || sum.GateC.Status != "pass" {
+	if !sum.OK || sum.Mode != "online" || sum.GateC.Status != "pass" {
 		t.Fatalf("summary = %+v", sum)
 	}
 	for _, s := range []string{"valid", "paywalled", "blocked", "mismatch", "invalid"} {
@@ -47,8 +49,8 @@ func TestDemoPassesGateCWithAllFiveStatuses(t *testing.T) {
 			t.Errorf("demo has no %s citation: %v", s, sum.Counts)
 		}
 	}
-	if !strings.Contains(errOut, "demo run copied to "+dir) {
-		t.Errorf("stderr does not name the demo dir:\n%s", errOut)
+	if !strings.Contains(errOut, "demo run copied to "+dir) || !strings.Contains(errOut, "SIMULATED WEB") {
+		t.Errorf("stderr does not name the demo dir or label the web as simulated:\n%s", errOut)
 	}
 	for _, p := range sum.Artifacts {
 		if _, err := os.Stat(p); err != nil {
@@ -128,7 +130,7 @@ func TestToolChainMatchesRun(t *testing.T) {
 	a := filepath.Join(t.TempDir(), "a")
 	b := filepath.Join(t.TempDir(), "b")
 	for _, d := range []string{a, b} {
-		if code, out, errOut := invoke(t, "demo", "--dir", d); code != ui.ExitOK {
+		if code, out, errOut := invoke(t, "demo", "--offline", "--dir", d); code != ui.ExitOK {
 			t.Fatalf("demo: %d\n%s\n%s", code, out, errOut)
 		}
 	}
@@ -229,5 +231,12 @@ func TestPlantedSecretsNeverReachStdoutOrDisk(t *testing.T) {
 	})
 	if written < 8 {
 		t.Errorf("only %d files written; the test would prove little", written)
+	}
+}
+
+func TestOfflineDemo(t *testing.T) {
+	code, out, errOut := invoke(t, "demo", "--offline", "--dir", filepath.Join(t.TempDir(), "d"))
+	if code != ui.ExitOK || !strings.Contains(out, `"mode": "offline"`) || !strings.Contains(errOut, "offline fixtures") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 }

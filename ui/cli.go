@@ -28,6 +28,9 @@ type Command struct {
 	Headless bool
 	// DemoDir is where demo copies its run; empty means a fresh temp dir.
 	DemoDir string
+	// DemoOffline runs the demo on its offline fixtures instead of the
+	// simulated web.
+	DemoOffline bool
 	// Net holds --allow-cidr, --domain-allowlist and --resolve.
 	Net NetFlags
 }
@@ -155,10 +158,11 @@ var specs = map[string]spec{
 		},
 	},
 	"demo": {
-		summary: "copy the embedded demo run to a fresh directory and run it (offline)",
-		usage:   "citegate demo [--dir DIR] [--headless]", exits: runExits,
+		summary: "run the embedded demo against a simulated web in this process (or --offline on fixtures)",
+		usage:   "citegate demo [--dir DIR] [--offline] [--headless]", exits: runExits,
 		bind: func(b *binder, c *Command) any {
 			b.str("dir", &c.DemoDir, "directory to copy the demo run into (default: a new temp dir)")
+			b.boolean("offline", &c.DemoOffline, "use the demo's offline fixtures instead of the simulated web")
 			b.boolean("headless", &c.Headless, "progress on stderr (the only mode for now)")
 			return nil
 		},

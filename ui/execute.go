@@ -124,14 +124,29 @@ func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s Streams) int {
 }
 
 func runDemo(ctx context.Context, d Deps, c *Command, s Streams) int {
-	manifest, err := CopyDemo(d.Demo, c.DemoDir)
-	if err != nil {
+	failDemo := func(err error) int {
 		var e *engine.Error
 		if !errors.As(err, &e) {
 			err = &engine.Error{Code: engine.CodeWriteFailed, Message: "cannot create the demo run", Details: map[string]any{"reason": err.Error()}}
 		}
 		return fail(s, err)
 	}
-	fmt.Fprintf(s.Err, "citegate: demo run copied to %s\n", manifest.Root)
-	return runPipeline(ctx, d, engine.RunArgs{ManifestPath: manifest.Path, Reason: "citegate demo"}, s)
+	if c.DemoOffline {
+		manifest, err := CopyDemo(d.Demo, c.DemoDir)
+		if err != nil {
+			return failDemo(err)
+		}
+		fmt.Fprintf(s.Err, "citegate: demo run copied to %s (offline fixtures)\n", manifest.Root)
+		return runPipeline(ctx, d, engine.RunArgs{ManifestPath: manifest.Path, Reason: "citegate demo"}, s)
+	}
+	sd, err := startSimDemo(d.Demo, c.DemoDir)
+	if err != nil {
+		return failDemo(err)
+	}
+	defer sd.web.Close()
+	d.Engine.GuardOptions = append(d.Engine.GuardOptions, sd.opts...)
+	d.Engine.Net = sd.net
+	fmt.Fprintf(s.Err, "citegate: demo run copied to %s\n", sd.run.Root)
+	fmt.Fprintln(s.Err, "citegate: SIMULATED WEB — every cited site, Bright Data and Apify are simulated in this process; no real site is contacted")
+	return runPipeline(ctx, d, engine.RunArgs{ManifestPath: sd.run.Path, Reason: "citegate demo"}, s)
 }
