@@ -20,6 +20,10 @@ type RunArgs struct {
 	OnlineFixturesPath  string `json:"online_fixtures_path,omitempty"`
 	OnlineDryRun        *bool  `json:"online_dry_run,omitempty"`
 	Reason              string `json:"reason,omitempty"`
+	// Recheck limits live checking to these normalized URLs; every other
+	// URL keeps its record from the existing citations.jsonl (the TUI's
+	// "re-run the blocked ones"). Empty checks everything.
+	Recheck []string `json:"-"`
 }
 
 // RunArtifacts lists every file a run wrote (absolute paths).
@@ -93,6 +97,10 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	if err != nil {
 		return nil, err
 	}
+	keep, err := keptRecords(in.citationsPath, a.Recheck)
+	if err != nil {
+		return nil, err
+	}
 	em := &emitter{ch: events}
 	stage := func(name string) error { return em.emit(ctx, Event{Kind: EventStage, Stage: name}) }
 
@@ -113,7 +121,7 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	if err := stage("validate"); err != nil {
 		return nil, err
 	}
-	v, err := e.validate(ctx, run, in.cfg, nz.urlMap.Items, in.offline, in.online, x.foundBy.Items, x.raw, em)
+	v, err := e.validate(ctx, run, in.cfg, nz.urlMap.Items, in.offline, in.online, x.foundBy.Items, liveContext{originals: x.raw, keep: keep}, em)
 	if err != nil {
 		return nil, err
 	}
@@ -222,6 +230,29 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	}
 	e.auditRun(run, reason, sum, vres, g, prevRev, gatesDoc.Revision, len(v.records), renderDigest)
 	return sum, nil
+}
+
+// keptRecords loads the earlier citations that a re-run limited to recheck
+// keeps as they are.
+func keptRecords(citationsPath string, recheck []string) (map[string]Citation, error) {
+	if len(recheck) == 0 {
+		return nil, nil
+	}
+	records, err := readCitations(citationsPath)
+	if err != nil {
+		return nil, err
+	}
+	again := map[string]bool{}
+	for _, u := range recheck {
+		again[u] = true
+	}
+	keep := map[string]Citation{}
+	for _, r := range records {
+		if !again[r.NormalizedURL] {
+			keep[r.NormalizedURL] = r
+		}
+	}
+	return keep, nil
 }
 
 // auditRun writes the same audit lines the individual tools would.

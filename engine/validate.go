@@ -276,8 +276,17 @@ func decide(guard *netguard.Guard, cfg *citationConfig, w workItem, offline, onl
 
 // validate decides every URL and builds the citation records, emitting one
 // queued and one finished event per URL.
+// liveContext is what the live ladder needs beyond the artifacts: the
+// original URLs (memory only) and, for a re-run, the earlier results to keep.
+type liveContext struct {
+	originals map[string]string
+	// keep maps normalized URLs to earlier records that are not checked
+	// again (a re-run of the blocked URLs keeps everything else).
+	keep map[string]Citation
+}
+
 func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, urlMap []URLMapItem,
-	offline, online *fixtureSet, foundBy []FoundByItem, originals map[string]string, em *emitter) (*validation, error) {
+	offline, online *fixtureSet, foundBy []FoundByItem, lc liveContext, em *emitter) (*validation, error) {
 	work := workList(urlMap)
 	guard := e.guard(cfg.policy)
 	cache := e.cache()
@@ -287,6 +296,10 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 	var live []liveItem
 	for i, w := range work {
 		d, ok := decide(guard, cfg, w, offline, online)
+		if rec, kept := lc.keep[w.rep.NormalizedURL]; !ok && kept {
+			d, ok = decision{status: rec.Status, notes: rec.Notes, url: rec.URL, rung: "previous", httpStatus: rec.HTTPStatus,
+				title: rec.Title, publisher: rec.Publisher, snippet: rec.EvidenceSnippet, checkedAt: rec.CheckedAt}, true
+		}
 		if !ok {
 			d, ok = preLadder(cache, w)
 		}
@@ -294,7 +307,7 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 			decisions[i], settled[i] = d, true
 			continue
 		}
-		live = append(live, newLiveItem(i, w, originals, prov))
+		live = append(live, newLiveItem(i, w, lc.originals, prov))
 	}
 	for i, w := range work {
 		if err := em.emit(ctx, Event{Kind: EventQueued, Index: i, Total: len(work), URL: w.rep.NormalizedURL, CID: w.rep.CID}); err != nil {
@@ -549,7 +562,7 @@ func (e *Engine) Validate(ctx context.Context, a ValidateArgs, events chan<- Eve
 	if in.cfg.mode == ModeOnline && !in.cfg.onlineDryRun {
 		originals = recoverOriginals(run, foundBy)
 	}
-	v, err := e.validate(ctx, run, in.cfg, urlMap, in.offline, in.online, foundBy, originals, em)
+	v, err := e.validate(ctx, run, in.cfg, urlMap, in.offline, in.online, foundBy, liveContext{originals: originals}, em)
 	if err != nil {
 		return nil, err
 	}

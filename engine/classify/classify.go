@@ -81,7 +81,7 @@ type Page struct {
 	StatusCode   int         // 0 if the rung gives none
 	Header       http.Header // may be nil
 	Body         []byte      // decoded content, possibly truncated
-	Truncated    bool        // Body was cut at the rung's size cap
+	Truncated    bool        // Body was cut at the rung's size cap (informational: rules read what is there)
 	// ContentType is the media type, parameters allowed: "text/html",
 	// "text/markdown", "text/plain", "application/pdf", … (Apify gives
 	// markdown; Bright Data raw HTML or markdown). Empty means sniff.
@@ -198,13 +198,13 @@ func Classify(p Page, c Citation, tier Tier) Verdict {
 			return v.with(Invalid, "soft 404: "+r)
 		}
 		if from, to, ok := deepLinkToHome(p); ok {
-			if t := errorishTitle(p, in); t != "" {
+			if t := errorishTitle(in); t != "" {
 				return v.with(Invalid, fmt.Sprintf("soft 404: deep link redirected to home page (title %s)", quote(t)))
 			}
 			fillMeta(&v, p, in, k)
 			return v.with(Mismatch, fmt.Sprintf("mismatch: deep link redirected to home page (%s → %s)", from, to))
 		}
-		if r := contentSoft404(p, in); r != "" && k != kindPDF && k != kindBinary {
+		if r := contentSoft404(in); r != "" && k != kindPDF && k != kindBinary {
 			return v.with(Invalid, "soft 404: "+r)
 		}
 	}

@@ -564,7 +564,7 @@ func notFoundTitle(t string) bool {
 
 // contentSoft404 finds a soft 404 in a 2xx page's title, heading or (when
 // thin) body.
-func contentSoft404(p Page, in *pageInfo) string {
+func contentSoft404(in *pageInfo) string {
 	bodyPhrase := ""
 	if in.mainRunes < soft404Thin {
 		bodyPhrase = findPhrase(in.lowText(), notFoundBody)
@@ -587,7 +587,7 @@ func contentSoft404(p Page, in *pageInfo) string {
 
 // errorishTitle returns the page's title when it reads like an error page,
 // for a deep link that landed on the home page.
-func errorishTitle(p Page, in *pageInfo) string {
+func errorishTitle(in *pageInfo) string {
 	for _, t := range []string{in.title, in.ogTitle, in.pTitle, in.h1} {
 		if t == "" {
 			continue
