@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/citegate/citegate/engine/classify"
 	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/jsonx"
 	"github.com/citegate/citegate/parse"
@@ -34,16 +35,26 @@ type cacheEntry struct {
 	ExpiresAt       string `json:"expires_at"`
 }
 
-func (c *resultCache) path(normalized string) string {
-	return filepath.Join(c.dir, parse.CID(normalized)+".json")
+// path names an entry by everything its verdict depends on: the URL and
+// the verdict context (the tier, and how the wave cited the URL — a
+// mismatch at the thorough tier depends on the link text). A verdict is
+// never reused under a context it was not reached in.
+func (c *resultCache) path(normalized, context string) string {
+	return filepath.Join(c.dir, parse.CID(normalized+"\x00"+context)+".json")
+}
+
+// verdictContext is the part of a live check's input, besides the URL, that
+// can change its verdict.
+func verdictContext(tier string, c classify.Citation) string {
+	return tier + "\x00" + c.LinkText + "\x00" + c.SourceLine
 }
 
 // get returns a fresh cached decision and when it was checked.
-func (c *resultCache) get(normalized string) (decision, string, bool) {
+func (c *resultCache) get(normalized, context string) (decision, string, bool) {
 	if c == nil {
 		return decision{}, "", false
 	}
-	data, err := fsx.ReadLimited(c.path(normalized), 1<<20)
+	data, err := fsx.ReadLimited(c.path(normalized, context), 1<<20)
 	if err != nil {
 		return decision{}, "", false
 	}
@@ -60,13 +71,13 @@ func (c *resultCache) get(normalized string) (decision, string, bool) {
 }
 
 // put stores a definitive result, taken from the finished (redacted) record.
-func (c *resultCache) put(r *Citation) {
+func (c *resultCache) put(r *Citation, context string) {
 	if c == nil || r.Status == StatusBlocked || !r.Status.Known() {
 		return
 	}
 	data, err := jsonx.MarshalFile(cacheEntry{"citegate_cache.v1", r.NormalizedURL, r.Status, r.URL, r.Notes, r.HTTPStatus,
 		r.Title, r.Publisher, r.EvidenceSnippet, r.CheckedAt, c.now().Add(c.ttl).UTC().Format(time.RFC3339Nano)})
 	if err == nil {
-		_ = fsx.WriteAtomic(c.path(r.NormalizedURL), data) // a cache that cannot be written is only slower
+		_ = fsx.WriteAtomic(c.path(r.NormalizedURL, context), data) // a cache that cannot be written is only slower
 	}
 }

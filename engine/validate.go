@@ -174,13 +174,18 @@ func provenance(items []FoundByItem) map[string][]FoundByEntry {
 }
 
 // preLadder settles, without fetching, what the live ladder must not touch
-// (a URL that carried userinfo) or need not (a fresh cache entry).
-func preLadder(cache *resultCache, w workItem) (decision, bool) {
-	if _, creds := netguard.RedactURL(w.rep.URLOriginal); creds {
+// (a URL that carried userinfo) or need not (a fresh cache entry). A URL
+// that carried credentials is never cached: its redacted form would stand
+// for every token.
+func preLadder(cache *resultCache, it liveItem, tier string) (decision, bool) {
+	if _, creds := netguard.RedactURL(it.w.rep.URLOriginal); creds {
 		return decision{status: StatusInvalid, notes: "online ladder: userinfo not allowed; never fetched",
-			url: w.rep.NormalizedURL, rung: "preflight"}, true
+			url: it.w.rep.NormalizedURL, rung: "preflight"}, true
 	}
-	if d, at, ok := cache.get(w.rep.NormalizedURL); ok {
+	if it.credentialed {
+		return decision{}, false
+	}
+	if d, at, ok := cache.get(it.w.rep.NormalizedURL, verdictContext(tier, it.citation)); ok {
 		d.checkedAt = at
 		return d, true
 	}
@@ -300,14 +305,16 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 			d, ok = decision{status: rec.Status, notes: rec.Notes, url: rec.URL, rung: "previous", httpStatus: rec.HTTPStatus,
 				title: rec.Title, publisher: rec.Publisher, snippet: rec.EvidenceSnippet, checkedAt: rec.CheckedAt}, true
 		}
+		var it liveItem
 		if !ok {
-			d, ok = preLadder(cache, w)
+			it = newLiveItem(i, w, lc.originals, prov)
+			d, ok = preLadder(cache, it, cfg.tier)
 		}
 		if ok {
 			decisions[i], settled[i] = d, true
 			continue
 		}
-		live = append(live, newLiveItem(i, w, lc.originals, prov))
+		live = append(live, it)
 	}
 	for i, w := range work {
 		if err := em.emit(ctx, Event{Kind: EventQueued, Index: i, Total: len(work), URL: w.rep.NormalizedURL, CID: w.rep.CID}); err != nil {
@@ -344,7 +351,9 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 			if err := finish(it.index, d); err != nil && firstErr == nil {
 				firstErr = err
 			}
-			cache.put(&records[it.index])
+			if !it.credentialed {
+				cache.put(&records[it.index], verdictContext(cfg.tier, it.citation))
+			}
 		})
 		if ctx.Err() != nil {
 			return nil, cancelled()

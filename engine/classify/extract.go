@@ -882,3 +882,10 @@ func scanJSON(body []byte, in *pageInfo) bool {
 		}
 	}
 }
+
+// ReadableText returns a page's readable text — markup, scripts, styles,
+// navigation and footers removed, whitespace collapsed — up to the first
+// 32 KB: what a judge should read instead of raw HTML.
+func ReadableText(p Page) string {
+	return analyze(p, sniff(p)).text
+}
