@@ -24,7 +24,8 @@ var demoFiles embed.FS
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], ui.Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
-		ErrIsTTY: term.IsTerminal(int(os.Stderr.Fd()))})
+		ErrIsTTY: term.IsTerminal(int(os.Stderr.Fd())), InIsTTY: term.IsTerminal(int(os.Stdin.Fd())),
+		OutIsTTY: term.IsTerminal(int(os.Stdout.Fd()))})
 	stop()
 	os.Exit(code)
 }

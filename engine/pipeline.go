@@ -267,3 +267,39 @@ func (e *Engine) auditRun(run *Run, reason string, sum *RunSummary, vres *Valida
 	auditGates(filepath.Dir(a.Gates), e.nowISO(), sum.RunID, reason, prevRev, newRev, g.InputsDigest, "C")
 	e.auditRender(run, reason, &RenderResult{OutputMDPath: a.Report, Rendered: rendered, InputsDigest: renderDigest})
 }
+
+// RunInfo describes a run before it starts, for a front end's header.
+type RunInfo struct {
+	RunID, Mode, Tier string
+	OnlineDryRun      bool
+}
+
+// Describe loads the manifest and run config the way Run will and reports
+// the run id, mode and tier, without touching anything.
+func (e *Engine) Describe(a RunArgs) (RunInfo, error) {
+	run, err := LoadRun(a.ManifestPath)
+	if err != nil {
+		return RunInfo{}, err
+	}
+	cfg, err := resolveConfig(run, a.OnlineDryRun)
+	if err != nil {
+		return RunInfo{}, err
+	}
+	return RunInfo{RunID: run.Manifest.RunID, Mode: cfg.mode, Tier: cfg.tier, OnlineDryRun: cfg.onlineDryRun}, nil
+}
+
+// BlockedURLs lists the normalized URLs a citations.jsonl marks blocked: what
+// a "re-run the blocked ones" passes as RunArgs.Recheck.
+func BlockedURLs(citationsPath string) ([]string, error) {
+	records, err := readCitations(citationsPath)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, r := range records {
+		if r.Status == StatusBlocked {
+			out = append(out, r.NormalizedURL)
+		}
+	}
+	return out, nil
+}

@@ -119,7 +119,7 @@ var specs = map[string]spec{
 			b.str("online-fixtures-path", &a.OnlineFixturesPath, "absolute online fixtures to replay (online mode)")
 			b.optBool("online-dry-run", &a.OnlineDryRun, "online mode without network: every URL not settled by preflight or fixture is blocked")
 			b.str("reason", &a.Reason, "audit reason (required)")
-			b.boolean("headless", &c.Headless, "progress on stderr (the only mode of this command)")
+			b.boolean("headless", &c.Headless, "progress on stderr (this command has no terminal UI)")
 			bindNet(b, &c.Net)
 			return a
 		},
@@ -163,7 +163,7 @@ var specs = map[string]spec{
 		bind: func(b *binder, c *Command) any {
 			b.str("dir", &c.DemoDir, "directory to copy the demo run into (default: a new temp dir)")
 			b.boolean("offline", &c.DemoOffline, "use the demo's offline fixtures instead of the simulated web")
-			b.boolean("headless", &c.Headless, "progress on stderr (the only mode for now)")
+			b.boolean("headless", &c.Headless, "no terminal UI: JSON summary on stdout, progress on stderr (also without a terminal)")
 			return nil
 		},
 	},
@@ -177,7 +177,7 @@ func bindRun(b *binder, c *Command) {
 	b.str("online-fixtures-path", &a.OnlineFixturesPath, "online fixtures to replay (online mode)")
 	b.optBool("online-dry-run", &a.OnlineDryRun, "online mode without network")
 	b.str("reason", &a.Reason, "audit reason (default \"citegate run\")")
-	b.boolean("headless", &c.Headless, "progress on stderr (the only mode for now)")
+	b.boolean("headless", &c.Headless, "no terminal UI: JSON summary on stdout, progress on stderr (also without a terminal)")
 	bindNet(b, &c.Net)
 }
 

@@ -18,6 +18,8 @@ type Streams struct {
 	Err io.Writer
 	// ErrIsTTY selects in-place progress on stderr instead of plain lines.
 	ErrIsTTY bool
+	// InIsTTY and OutIsTTY together open the terminal UI for run and demo.
+	InIsTTY, OutIsTTY bool
 }
 
 // Deps are the dependencies main builds.
@@ -81,6 +83,9 @@ func Execute(ctx context.Context, d Deps, c *Command, s Streams) int {
 	case "render":
 		res, err = d.Engine.Render(ctx, c.Render)
 	case "run":
+		if interactive(c, s) {
+			return runInteractive(ctx, d, c.Run, s, false)
+		}
 		return runPipeline(ctx, d, c.Run, s)
 	case "demo":
 		return runDemo(ctx, d, c, s)
@@ -137,7 +142,11 @@ func runDemo(ctx context.Context, d Deps, c *Command, s Streams) int {
 			return failDemo(err)
 		}
 		fmt.Fprintf(s.Err, "citegate: demo run copied to %s (offline fixtures)\n", manifest.Root)
-		return runPipeline(ctx, d, engine.RunArgs{ManifestPath: manifest.Path, Reason: "citegate demo"}, s)
+		a := engine.RunArgs{ManifestPath: manifest.Path, Reason: "citegate demo"}
+		if interactive(c, s) {
+			return runInteractive(ctx, d, a, s, false)
+		}
+		return runPipeline(ctx, d, a, s)
 	}
 	sd, err := startSimDemo(d.Demo, c.DemoDir)
 	if err != nil {
@@ -148,5 +157,9 @@ func runDemo(ctx context.Context, d Deps, c *Command, s Streams) int {
 	d.Engine.Net = sd.net
 	fmt.Fprintf(s.Err, "citegate: demo run copied to %s\n", sd.run.Root)
 	fmt.Fprintln(s.Err, "citegate: SIMULATED WEB — every cited site, Bright Data and Apify are simulated in this process; no real site is contacted")
-	return runPipeline(ctx, d, engine.RunArgs{ManifestPath: sd.run.Path, Reason: "citegate demo"}, s)
+	a := engine.RunArgs{ManifestPath: sd.run.Path, Reason: "citegate demo"}
+	if interactive(c, s) {
+		return runInteractive(ctx, d, a, s, true)
+	}
+	return runPipeline(ctx, d, a, s)
 }
