@@ -33,6 +33,9 @@ type Command struct {
 	DemoOffline bool
 	// Net holds --allow-cidr, --domain-allowlist and --resolve.
 	Net NetFlags
+	// LogFile receives the progress log in terminal-UI mode, which never
+	// prints over the screen.
+	LogFile string
 }
 
 // UsageError is a command-line mistake; it maps to ExitUsage.
@@ -163,6 +166,7 @@ var specs = map[string]spec{
 		bind: func(b *binder, c *Command) any {
 			b.str("dir", &c.DemoDir, "directory to copy the demo run into (default: a new temp dir)")
 			b.boolean("offline", &c.DemoOffline, "use the demo's offline fixtures instead of the simulated web")
+			b.str("log-file", &c.LogFile, "in the terminal UI, write the progress log to this file (nothing is printed over the screen)")
 			b.boolean("headless", &c.Headless, "no terminal UI: JSON summary on stdout, progress on stderr (also without a terminal)")
 			return nil
 		},
@@ -178,6 +182,7 @@ func bindRun(b *binder, c *Command) {
 	b.optBool("online-dry-run", &a.OnlineDryRun, "online mode without network")
 	b.str("reason", &a.Reason, "audit reason (default \"citegate run\")")
 	b.boolean("headless", &c.Headless, "no terminal UI: JSON summary on stdout, progress on stderr (also without a terminal)")
+	b.str("log-file", &c.LogFile, "in the terminal UI, write the progress log to this file (nothing is printed over the screen)")
 	bindNet(b, &c.Net)
 }
 

@@ -84,7 +84,7 @@ func Execute(ctx context.Context, d Deps, c *Command, s Streams) int {
 		res, err = d.Engine.Render(ctx, c.Render)
 	case "run":
 		if interactive(c, s) {
-			return runInteractive(ctx, d, c.Run, s, false)
+			return runInteractive(ctx, d, c.Run, s, false, c.LogFile)
 		}
 		return runPipeline(ctx, d, c.Run, s)
 	case "demo":
@@ -144,7 +144,7 @@ func runDemo(ctx context.Context, d Deps, c *Command, s Streams) int {
 		fmt.Fprintf(s.Err, "citegate: demo run copied to %s (offline fixtures)\n", manifest.Root)
 		a := engine.RunArgs{ManifestPath: manifest.Path, Reason: "citegate demo"}
 		if interactive(c, s) {
-			return runInteractive(ctx, d, a, s, false)
+			return runInteractive(ctx, d, a, s, false, c.LogFile)
 		}
 		return runPipeline(ctx, d, a, s)
 	}
@@ -159,7 +159,7 @@ func runDemo(ctx context.Context, d Deps, c *Command, s Streams) int {
 	fmt.Fprintln(s.Err, "citegate: SIMULATED WEB — every cited site, Bright Data and Apify are simulated in this process; no real site is contacted")
 	a := engine.RunArgs{ManifestPath: sd.run.Path, Reason: "citegate demo"}
 	if interactive(c, s) {
-		return runInteractive(ctx, d, a, s, true)
+		return runInteractive(ctx, d, a, s, true, c.LogFile)
 	}
 	return runPipeline(ctx, d, a, s)
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 
 	"github.com/citegate/citegate/engine"
 )
@@ -28,14 +30,27 @@ func startRun(ctx context.Context, d Deps, a engine.RunArgs) (<-chan engine.Even
 // runInteractive drives the pipeline under the terminal UI. Quitting before
 // completion cancels the workers; the engine writes nothing then, so the
 // previous artifacts stay as they were.
-func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, simulated bool) int {
+func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, simulated bool, logFile string) int {
 	info, err := d.Engine.Describe(a)
 	if err != nil {
 		return fail(s, err)
 	}
+	var log io.Writer
+	if logFile != "" {
+		f, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			fmt.Fprintf(s.Err, "citegate: --log-file: %v\n", err)
+			return ExitUsage
+		}
+		defer f.Close()
+		log = f
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	events, outcome := startRun(ctx, d, a)
+	if log != nil {
+		events = logged(ctx, events, log)
+	}
 	opts := TUIOptions{RunID: info.RunID, Mode: info.Mode, Tier: info.Tier, Simulated: simulated, Outcome: outcome}
 	var last *engine.RunSummary
 	opts.Rerun = func() (<-chan engine.Event, <-chan Outcome) {
@@ -48,7 +63,11 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, si
 		}
 		again := a
 		again.Recheck = blocked
-		return startRun(ctx, d, again)
+		ev, out := startRun(ctx, d, again)
+		if log != nil {
+			ev = logged(ctx, ev, log)
+		}
+		return ev, out
 	}
 	// The rerun hook needs the latest summary; the UI hands outcomes back
 	// only through its result, so track them here as they arrive.
@@ -76,4 +95,25 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, si
 		return ExitGateFailed
 	}
 	return ExitOK
+}
+
+// logged copies the progress log of an event stream to w on its way to the
+// terminal UI.
+func logged(ctx context.Context, in <-chan engine.Event, w io.Writer) <-chan engine.Event {
+	out := make(chan engine.Event, 256)
+	p := NewProgress(w, false)
+	go func() {
+		defer close(out)
+		for ev := range in {
+			p.handle(ev)
+			select {
+			case out <- ev:
+			case <-ctx.Done():
+				for range in { // drain so the engine can finish unwinding
+				}
+				return
+			}
+		}
+	}()
+	return out
 }
