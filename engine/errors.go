@@ -11,7 +11,7 @@ import (
 )
 
 // Error codes of the result envelope. The first six are the reference
-// implementation's; the last two are ours and documented in the README.
+// implementation's; the others are ours and documented in the README.
 const (
 	CodeInvalidArgs      = "INVALID_ARGS"
 	CodeNotFound         = "NOT_FOUND"
@@ -22,9 +22,6 @@ const (
 	// CodeInvalidInput marks an input file that is not usable text: binary data,
 	// over the size cap, not a regular file, unreadable.
 	CodeInvalidInput = "INVALID_INPUT"
-	// CodeNotImplemented is returned instead of pretending: the live online
-	// ladder does not exist yet.
-	CodeNotImplemented = "NOT_IMPLEMENTED"
 	// CodeCancelled is returned when the context was cancelled mid-run; nothing
 	// was written.
 	CodeCancelled = "CANCELLED"

@@ -86,9 +86,6 @@ func render(runID string, records []Citation) ([]byte, string, error) {
 		}
 		b.WriteString("\n")
 	}
-	if rs == nil {
-		rs = []renderRecord{}
-	}
 	d, err := jsonx.Digest(renderDigest{Schema: "citations_render_md.inputs.v1", RunID: runID, Records: rs})
 	return []byte(b.String()), d, err
 }

@@ -564,7 +564,7 @@ func upperAlnumLen(s string) int {
 // "+" is a space and %XX a byte; malformed escapes stay as they are. It
 // allocates only when there is something to decode.
 func formDecode(s string) string {
-	if strings.IndexAny(s, "%+") < 0 {
+	if !strings.ContainsAny(s, "%+") {
 		return s
 	}
 	b := make([]byte, 0, len(s))
