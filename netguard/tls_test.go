@@ -107,7 +107,7 @@ func TestTLS(t *testing.T) {
 			r := newRig(t, row.port, opts...)
 			start := time.Now()
 			resp, err := r.g.Fetch(context.Background(), Request{URL: "https://" + row.host + ":" + strconv.Itoa(row.port) + "/?token=SECRET"})
-			within(t, start, testLimits.HopTimeout+time.Second)
+			within(t, start, testLimits.HopTimeout+2*time.Second)
 			if row.want == nil {
 				if err != nil || string(resp.Body) != "ok" {
 					t.Fatalf("Fetch = %+v, %v", resp, err)
