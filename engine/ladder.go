@@ -457,27 +457,82 @@ func hostOf(raw string) string {
 // runLadder checks the live items with a bounded worker pool; done is
 // called (from the workers) as each URL is settled.
 func (l *ladder) runLadder(ctx context.Context, items []liveItem, done func(liveItem, decision, string)) {
-	jobs := make(chan liveItem)
+	// Host-aware dispatch: a worker only takes a URL whose host is below
+	// PerHost, so no worker (global slot) ever parks in the host gate while
+	// other hosts have work. Hosts take turns (FIFO ready ring); URLs of a
+	// host keep their order.
+	type hostQ struct {
+		items    []liveItem
+		next     int
+		inFlight int
+		queued   bool
+	}
+	hosts := map[string]*hostQ{}
+	var ready []*hostQ
+	for _, it := range items {
+		h := hostOf(it.fetch)
+		q := hosts[h]
+		if q == nil {
+			q = &hostQ{}
+			hosts[h] = q
+		}
+		q.items = append(q.items, it)
+	}
+	for _, it := range items { // first-seen host order
+		if q := hosts[hostOf(it.fetch)]; !q.queued {
+			q.queued = true
+			ready = append(ready, q)
+		}
+	}
+	var mu sync.Mutex
+	cond := sync.NewCond(&mu)
+	left := len(items)
+	stop := context.AfterFunc(ctx, func() { mu.Lock(); cond.Broadcast(); mu.Unlock() })
+	defer stop()
+	perHost := l.gate.perHost
 	var wg sync.WaitGroup
 	for range min(l.net.Concurrency, len(items)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for it := range jobs {
+			for {
+				mu.Lock()
+				for len(ready) == 0 && left > 0 && ctx.Err() == nil {
+					cond.Wait()
+				}
+				if left == 0 || ctx.Err() != nil {
+					mu.Unlock()
+					return
+				}
+				q := ready[0]
+				ready = ready[1:]
+				it := q.items[q.next]
+				q.next++
+				left--
+				q.inFlight++
+				if q.next < len(q.items) && q.inFlight < perHost {
+					ready = append(ready, q)
+				} else {
+					q.queued = false
+				}
+				mu.Unlock()
+
 				d := l.check(ctx, it)
 				done(it, d, l.now().UTC().Format("2006-01-02T15:04:05.000Z"))
+
+				mu.Lock()
+				q.inFlight--
+				if !q.queued && q.next < len(q.items) {
+					q.queued = true
+					ready = append(ready, q)
+					cond.Signal()
+				}
+				if left == 0 {
+					cond.Broadcast()
+				}
+				mu.Unlock()
 			}
 		}()
 	}
-	for _, it := range items {
-		select {
-		case jobs <- it:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	close(jobs)
 	wg.Wait()
 }
