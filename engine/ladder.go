@@ -34,6 +34,8 @@ type Network struct {
 	// CacheDir enables the result cache; CacheTTL is how long an entry lives.
 	CacheDir string
 	CacheTTL time.Duration
+	// DOIResolver is where verify resolves DOIs; default https://doi.org.
+	DOIResolver string
 }
 
 // Polite defaults: a run of a few hundred citations finishes in seconds

@@ -65,6 +65,8 @@ type RunSummary struct {
 	Counts           Counts            `json:"counts"`
 	GateC            GateCSummary      `json:"gate_c"`
 	InputsDigests    map[string]string `json:"inputs_digests"`
+	// Verify is the --verify step's result (citations/verify.json).
+	Verify *VerifyResult `json:"verify,omitempty"`
 }
 
 // Passed reports whether Gate C passed.

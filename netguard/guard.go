@@ -29,7 +29,7 @@ type Guard struct {
 	limits       Limits
 	userAgent    string
 
-	// rootCAs replaces the system roots; nil (always, outside tests) means
+	// rootCAs replaces the system roots (WithRootCAs); nil means
 	// the system pool. Tests set it to trust httptest certificates, which
 	// is the only way to reach a TLS success path without the internet.
 	rootCAs *x509.CertPool
@@ -159,4 +159,11 @@ func (g *Guard) inDomainAllowlist(host string) bool {
 		}
 	}
 	return false
+}
+
+// WithRootCAs replaces the system root certificates used for https — for an
+// operator whose cited intranet uses a private CA, and for tests that serve
+// https from loopback.
+func WithRootCAs(pool *x509.CertPool) Option {
+	return func(g *Guard) { g.rootCAs = pool }
 }

@@ -24,6 +24,10 @@ type Command struct {
 	GateC     engine.GateCArgs
 	Render    engine.RenderArgs
 	Run       engine.RunArgs
+	Verify    engine.VerifyArgs
+	// OutputFile is verify's agent output ("-" for stdin); for run,
+	// --verify names a synthesis file to verify after Gate C.
+	OutputFile string
 	// Headless forces headless mode (progress on stderr, no terminal UI).
 	Headless bool
 	// DemoDir is where demo copies its run; empty means a fresh temp dir.
@@ -65,6 +69,24 @@ func (b *binder) optBool(name string, dst **bool, usage string) {
 	b.applies[name] = func() { x := *v; *dst = &x }
 }
 
+func (b *binder) optBoolValue(name string, dst *bool, usage string) {
+	v := new(bool)
+	b.fs.BoolVar(v, name, false, usage)
+	b.applies[name] = func() { *dst = *v }
+}
+
+func (b *binder) float(name string, dst **float64, usage string) {
+	v := new(float64)
+	b.fs.Float64Var(v, name, 0, usage)
+	b.applies[name] = func() { x := *v; *dst = &x }
+}
+
+func (b *binder) integer(name string, dst *int, usage string) {
+	v := new(int)
+	b.fs.IntVar(v, name, 0, usage)
+	b.applies[name] = func() { *dst = *v }
+}
+
 func (b *binder) boolean(name string, dst *bool, usage string) {
 	b.fs.BoolVar(dst, name, false, usage)
 }
@@ -81,6 +103,7 @@ type spec struct {
 }
 
 const toolExits = "exit codes: 0 ok; 1 error envelope ({\"ok\":false,...}); 2 usage error"
+const verifyExits = "exit codes: 0 passed (or nothing resolvable); 4 not passed (fewer than half of the resolved sources support their claims); 1 error envelope; 2 usage error"
 const runExits = "exit codes: 0 Gate C passed; 4 Gate C failed; 1 pipeline error (error envelope on stdout); 2 usage error; 3 interrupted (nothing written)"
 
 var specs = map[string]spec{
@@ -160,6 +183,25 @@ var specs = map[string]spec{
 			return &c.Run
 		},
 	},
+	"verify": {
+		summary: "check whether each cited source supports its claim (seed 002's verify_citations)",
+		usage:   "citegate verify --output-file PATH|- --model MODEL [--allow-fetch] [flags]", exits: verifyExits, argsJSON: true,
+		bind: func(b *binder, c *Command) any {
+			a := &c.Verify
+			b.str("output-file", &c.OutputFile, "the agent output to check (a synthesis, a wave file), or - for stdin (required)")
+			b.str("model", &a.Model, "judge model: lexical (offline, no key), claude-…, gpt-…, or a local model with --base-url (required)")
+			b.str("provider", &a.Provider, "anthropic | openai | openai-compatible | lexical (default: inferred from --model)")
+			b.str("base-url", &a.BaseURL, "API base URL (required for openai-compatible)")
+			b.optBoolValue("allow-fetch", &a.AllowFetch, "fetch the cited sources (refused by default)")
+			b.float("max-cost-usd-total", &a.MaxCostUSDTotal, "stop before a judge call would exceed this total (default 1.00)")
+			b.integer("max-citations", &a.MaxCitations, "citations to check (default 20, hard cap 50)")
+			b.integer("per-source-timeout-ms", &a.PerSourceTimeoutMS, "per-source fetch timeout (default 10000)")
+			b.integer("per-source-max-bytes", &a.PerSourceMaxBytes, "per-source body cap (default 5 MiB)")
+			b.str("trace-id", &a.TraceID, "trace id to record")
+			bindNet(b, &c.Net)
+			return a
+		},
+	},
 	"demo": {
 		summary: "run the embedded demo against a simulated web in this process (or --offline on fixtures)",
 		usage:   "citegate demo [--dir DIR] [--offline] [--headless]", exits: runExits,
@@ -183,10 +225,11 @@ func bindRun(b *binder, c *Command) {
 	b.str("reason", &a.Reason, "audit reason (default \"citegate run\")")
 	b.boolean("headless", &c.Headless, "no terminal UI: JSON summary on stdout, progress on stderr (also without a terminal)")
 	b.str("log-file", &c.LogFile, "in the terminal UI, write the progress log to this file (nothing is printed over the screen)")
+	b.str("verify", &c.OutputFile, "after Gate C, verify this synthesis file with the lexical judge against the run's citations (writes citations/verify.json)")
 	bindNet(b, &c.Net)
 }
 
-var commandOrder = []string{"run", "demo", "extract", "normalize", "validate", "gate-c", "render"}
+var commandOrder = []string{"run", "demo", "extract", "normalize", "validate", "gate-c", "render", "verify"}
 
 // Usage is the top-level help text.
 func Usage() string {

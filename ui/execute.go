@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 
 	"github.com/citegate/citegate/engine"
 	"github.com/citegate/citegate/engine/jsonx"
@@ -86,9 +87,11 @@ func Execute(ctx context.Context, d Deps, c *Command, s Streams) int {
 		if interactive(c, s) {
 			return runInteractive(ctx, d, c.Run, s, false, c.LogFile)
 		}
-		return runPipeline(ctx, d, c.Run, s)
+		return runPipeline(ctx, d, c.Run, s, c.OutputFile)
 	case "demo":
 		return runDemo(ctx, d, c, s)
+	case "verify":
+		return runVerify(ctx, d, c, s)
 	default:
 		fmt.Fprintf(s.Err, "citegate: unknown command %q\n", c.Name)
 		return ExitUsage
@@ -114,12 +117,21 @@ func consume(s Streams, call func(chan<- engine.Event) (any, error)) (any, error
 	return res, err
 }
 
-func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s Streams) int {
+func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s Streams, verifyFile string) int {
 	res, err := consume(s, func(ch chan<- engine.Event) (any, error) { return d.Engine.Run(ctx, a, ch) })
 	if err != nil {
 		return fail(s, err)
 	}
 	sum := res.(*engine.RunSummary)
+	if verifyFile != "" {
+		out, err := os.ReadFile(verifyFile)
+		if err != nil {
+			return fail(s, &engine.Error{Code: engine.CodeNotFound, Message: "--verify file unreadable", Details: map[string]any{"path": verifyFile, "reason": err.Error()}})
+		}
+		if err := d.Engine.VerifyRun(ctx, sum, out); err != nil {
+			return fail(s, err)
+		}
+	}
 	printJSON(s.Out, sum)
 	fmt.Fprintf(s.Err, "citegate: %s\n", sum.GateC.Notes)
 	if !sum.Passed() {
@@ -146,7 +158,7 @@ func runDemo(ctx context.Context, d Deps, c *Command, s Streams) int {
 		if interactive(c, s) {
 			return runInteractive(ctx, d, a, s, false, c.LogFile)
 		}
-		return runPipeline(ctx, d, a, s)
+		return runPipeline(ctx, d, a, s, "")
 	}
 	sd, err := startSimDemo(d.Demo, c.DemoDir)
 	if err != nil {
@@ -161,5 +173,5 @@ func runDemo(ctx context.Context, d Deps, c *Command, s Streams) int {
 	if interactive(c, s) {
 		return runInteractive(ctx, d, a, s, true, c.LogFile)
 	}
-	return runPipeline(ctx, d, a, s)
+	return runPipeline(ctx, d, a, s, "")
 }

@@ -1,0 +1,314 @@
+package judge
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+// Verdict is one judge decision.
+type Verdict struct {
+	Supported  bool
+	Confidence float64 // in [0,1], two decimals
+	Rationale  string
+	// InputTokens and OutputTokens are the provider's usage figures; 0 for
+	// the lexical judge and when a server reports no usage.
+	InputTokens, OutputTokens int
+	// CostUSD is the cost of the call computed from Prices; nil when it is
+	// unknown (openai-compatible servers), 0 for the lexical judge.
+	CostUSD   *float64
+	LatencyMS int64
+}
+
+// Judge decides whether a source supports a claim. Implementations are safe
+// for concurrent use.
+type Judge interface {
+	// Judge decides whether source supports claim. Errors are *Error with
+	// Kind KindMalformed ("malformed_judge_response"), KindLLM
+	// ("llm_judge_error"), KindAuth ("auth"), KindRateLimited
+	// ("rate_limited") or KindTimeout ("timeout"). When the API answered
+	// but no verdict could be read from the answer, the returned Verdict
+	// still carries the call's tokens, cost and latency: it was billed.
+	Judge(ctx context.Context, claim, source string) (Verdict, error)
+	// EstimateMaxCostUSD is the pessimistic cost of one call (seed 002):
+	// ceil((len(claim)+len(source))/4) input tokens and 512 output tokens
+	// at the model's price, lengths in UTF-16 code units as in the
+	// reference. It is 0 for free judges and for judges whose cost is
+	// unknown (openai-compatible).
+	EstimateMaxCostUSD(claim, source string) float64
+	// Name is "anthropic/<model>", "openai/<model>",
+	// "openai-compatible/<model>" or "lexical".
+	Name() string
+}
+
+// Error kinds.
+const (
+	// KindMalformed: the judge answered, but not with a verdict object
+	// whose confidence is a number in [0,1] (seed 002's malformed_response).
+	KindMalformed = "malformed_judge_response"
+	// KindLLM: every other failure of a call: 4xx other than 401/403/429,
+	// 5xx, oversized or undecodable bodies, redirects, transport errors,
+	// cancellation.
+	KindLLM = "llm_judge_error"
+	// KindAuth: the API answered 401 or 403.
+	KindAuth = "auth"
+	// KindRateLimited: the API answered 429; Error.RetryAfter carries its
+	// Retry-After header.
+	KindRateLimited = "rate_limited"
+	// KindTimeout: the call's deadline passed (Config.Timeout or the
+	// context's), or the API answered 408 or 504.
+	KindTimeout = "timeout"
+
+	// KindUnknownModel: New was given a model without a Prices entry
+	// (seed 002's "Unknown model"), or one whose provider cannot be
+	// inferred.
+	KindUnknownModel = "unknown_model"
+	// KindMissingKey: New found no API key in the environment.
+	KindMissingKey = "missing_api_key"
+	// KindConfig: any other invalid Config (provider, base URL, client).
+	KindConfig = "config"
+)
+
+// Error describes a failed judge call or an invalid Config. Its strings are
+// safe to log: provider text is redacted and the API key scrubbed.
+type Error struct {
+	Kind    string // one of the Kind constants
+	Message string
+	// HTTPStatus is the status of the API response; 0 when there was none.
+	HTTPStatus int
+	// RetryAfter is the Retry-After of a rate_limited answer; 0 if not sent.
+	RetryAfter time.Duration
+	cause      error // context.Canceled or context.DeadlineExceeded, never a transport error
+}
+
+// Error renders "judge: <kind>: <message>[ (retry after <d>)]".
+func (e *Error) Error() string {
+	s := "judge: " + e.Kind + ": " + e.Message
+	if e.RetryAfter > 0 {
+		s += " (retry after " + e.RetryAfter.String() + ")"
+	}
+	return s
+}
+
+// Unwrap returns the context error behind a timeout or cancellation, so
+// errors.Is(err, context.DeadlineExceeded) works.
+func (e *Error) Unwrap() error { return e.cause }
+
+// Providers.
+const (
+	ProviderAnthropic        = "anthropic"
+	ProviderOpenAI           = "openai"
+	ProviderOpenAICompatible = "openai-compatible"
+	ProviderLexical          = "lexical"
+)
+
+// Default base URLs; the paths /v1/messages and /v1/chat/completions are
+// appended.
+const (
+	DefaultAnthropicBaseURL = "https://api.anthropic.com"
+	DefaultOpenAIBaseURL    = "https://api.openai.com"
+)
+
+// Environment variables holding the keys.
+const (
+	EnvAnthropicKey = "ANTHROPIC_API_KEY"
+	EnvOpenAIKey    = "OPENAI_API_KEY"
+)
+
+// DefaultTimeout bounds one LLM judge call when Config.Timeout is 0.
+const DefaultTimeout = 60 * time.Second
+
+// Config selects a judge.
+type Config struct {
+	// Model is the model id ("claude-haiku-4-5-20251001", "gpt-4o-mini",
+	// "llama3.1" for a local server) or "lexical".
+	Model string
+	// Provider is "", "anthropic", "openai", "openai-compatible" or
+	// "lexical". When empty it is inferred from Model: "lexical" → lexical,
+	// "claude-*" → anthropic, "gpt-*" and "o<digit>*" → openai; any other
+	// model → openai-compatible when BaseURL is set, else an unknown_model
+	// error.
+	Provider string
+	// BaseURL overrides the API's base URL (scheme://host[:port][/prefix]);
+	// required for openai-compatible. A trailing "/v1" is accepted: the
+	// judge then does not add another one. A key never goes over plain
+	// http to a host that is not loopback: New refuses such a base for
+	// anthropic and openai, and an openai-compatible judge then sends no
+	// key.
+	BaseURL string
+	// Getenv reads the API keys; nil means os.Getenv.
+	Getenv func(string) string
+	// Client performs every request; required for all but the lexical
+	// judge. The caller passes netguard's guarded client. The judge uses a
+	// copy that does not follow redirects.
+	Client *http.Client
+	// Timeout bounds one call; 0 means DefaultTimeout.
+	Timeout time.Duration
+}
+
+// maxTokens is seed 002's verdict budget.
+const maxTokens = 256
+
+// New returns the judge for cfg (see Config for provider inference). It
+// fails with KindUnknownModel for an anthropic or openai model without a
+// Prices entry (openai-compatible judges have unknown cost and need none;
+// the lexical judge is free), with KindMissingKey when ANTHROPIC_API_KEY or
+// OPENAI_API_KEY is missing for those providers, and with KindConfig for
+// an unknown provider, a bad base URL or a missing Client.
+func New(cfg Config) (Judge, error) {
+	getenv := cfg.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	model := strings.TrimSpace(cfg.Model)
+	provider := strings.ToLower(strings.TrimSpace(cfg.Provider))
+	if provider == "" {
+		var err error
+		if provider, err = InferProvider(model, cfg.BaseURL); err != nil {
+			return nil, err
+		}
+	}
+	if provider == ProviderLexical {
+		return NewLexical(), nil
+	}
+
+	var price *Price
+	var keyVar, defBase string
+	switch provider {
+	case ProviderAnthropic:
+		keyVar, defBase = EnvAnthropicKey, DefaultAnthropicBaseURL
+	case ProviderOpenAI:
+		keyVar, defBase = EnvOpenAIKey, DefaultOpenAIBaseURL
+	case ProviderOpenAICompatible:
+		if strings.TrimSpace(cfg.BaseURL) == "" {
+			return nil, configError(KindConfig, "provider openai-compatible needs a base URL (--base-url), e.g. http://127.0.0.1:8080")
+		}
+	default:
+		return nil, configError(KindConfig, fmt.Sprintf("unknown provider %q (want anthropic, openai, openai-compatible or lexical)", safeDetail(cfg.Provider, "")))
+	}
+	if provider != ProviderOpenAICompatible {
+		if model == "" {
+			return nil, configError(KindUnknownModel, "no model given")
+		}
+		p, ok := Prices[model]
+		if !ok {
+			return nil, configError(KindUnknownModel, fmt.Sprintf("Unknown model %q for provider %s: add it to judge.Prices first", safeDetail(model, ""), provider))
+		}
+		price = &p
+	}
+
+	key := strings.TrimSpace(getenv(EnvOpenAIKey))
+	if provider == ProviderAnthropic {
+		key = strings.TrimSpace(getenv(EnvAnthropicKey))
+	}
+	if key == "" && keyVar != "" {
+		return nil, configError(KindMissingKey, fmt.Sprintf("%s is not set: the %s judge needs an API key (or use --judge lexical, which needs none)", keyVar, provider))
+	}
+
+	base := strings.TrimSpace(cfg.BaseURL)
+	if base == "" {
+		base = defBase
+	}
+	endpoint, cleartext, err := endpointURL(base, provider, key != "")
+	if err != nil {
+		return nil, err
+	}
+	if cleartext {
+		// openai-compatible over plain http to a non-loopback host: the key
+		// is optional there, so it is left out rather than exposed.
+		key = ""
+	}
+	if cfg.Client == nil {
+		return nil, configError(KindConfig, "no HTTP client: the caller must pass one (netguard's guarded client)")
+	}
+	client := *cfg.Client
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	return &llmJudge{
+		provider: provider,
+		model:    model,
+		price:    price,
+		key:      key,
+		endpoint: endpoint,
+		client:   &client,
+		timeout:  timeout,
+	}, nil
+}
+
+// InferProvider returns the provider for a model id as New does when
+// Config.Provider is empty.
+func InferProvider(model, baseURL string) (string, error) {
+	m := strings.ToLower(strings.TrimSpace(model))
+	switch {
+	case m == ProviderLexical:
+		return ProviderLexical, nil
+	case strings.HasPrefix(m, "claude-"):
+		return ProviderAnthropic, nil
+	case strings.HasPrefix(m, "gpt-") || isOSeries(m):
+		return ProviderOpenAI, nil
+	case strings.TrimSpace(baseURL) != "" && m != "":
+		return ProviderOpenAICompatible, nil
+	case m == "":
+		return "", configError(KindUnknownModel, "no model given (use e.g. claude-haiku-4-5-20251001, gpt-4o-mini or lexical)")
+	}
+	return "", configError(KindUnknownModel, fmt.Sprintf("Unknown model %q: cannot infer its provider; set the provider (openai-compatible with a base URL for a local server)", safeDetail(model, "")))
+}
+
+// isOSeries reports whether m is an OpenAI reasoning model id ("o1-mini",
+// "o3", "o4-mini"): "o" followed by a digit.
+func isOSeries(m string) bool {
+	return len(m) >= 2 && (m[0] == 'o' || m[0] == 'O') && m[1] >= '0' && m[1] <= '9'
+}
+
+func configError(kind, msg string) *Error { return &Error{Kind: kind, Message: msg} }
+
+// endpointURL validates base and returns the full endpoint. cleartext
+// reports a plain-http, non-loopback openai-compatible base, to which no key
+// may be sent; for the other providers such a base is an error when a key
+// would be sent.
+func endpointURL(base, provider string, sendsKey bool) (endpoint string, cleartext bool, err error) {
+	u, perr := url.Parse(base)
+	if perr != nil || u.Host == "" || u.Hostname() == "" {
+		return "", false, configError(KindConfig, fmt.Sprintf("invalid base URL %q", safeDetail(base, "")))
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "http" && scheme != "https" {
+		return "", false, configError(KindConfig, fmt.Sprintf("base URL %q is not http(s)", safeDetail(base, "")))
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return "", false, configError(KindConfig, "base URL must not carry userinfo, a query or a fragment")
+	}
+	if scheme == "http" && sendsKey && !isLoopback(u.Hostname()) {
+		if provider != ProviderOpenAICompatible {
+			return "", false, configError(KindConfig, fmt.Sprintf("refusing to send an API key over plain http to %s; use https", safeDetail(u.Host, "")))
+		}
+		cleartext = true
+	}
+	path := strings.TrimRight(u.Path, "/")
+	if !strings.HasSuffix(path, "/v1") {
+		path += "/v1"
+	}
+	if provider == ProviderAnthropic {
+		path += "/messages"
+	} else {
+		path += "/chat/completions"
+	}
+	u.Scheme, u.Path, u.RawPath = scheme, path, ""
+	return u.String(), cleartext, nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

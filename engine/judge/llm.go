@@ -1,0 +1,273 @@
+package judge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/citegate/citegate/netguard"
+)
+
+const (
+	// MaxResponseBytes caps every API response body read.
+	MaxResponseBytes = 1 << 20
+	// maxDetail bounds provider-supplied text quoted in an error message.
+	maxDetail = 240
+	// scrubbed replaces the API key wherever it shows up.
+	scrubbed = "[REDACTED]"
+	// anthropicVersion is the API version header value (apis.md §3).
+	anthropicVersion = "2023-06-01"
+	userAgent        = "citegate-judge/1"
+)
+
+// llmJudge is the Anthropic, OpenAI and openai-compatible judge; the wire
+// format is chosen by provider.
+type llmJudge struct {
+	provider string
+	model    string
+	price    *Price // nil: cost unknown (openai-compatible)
+	key      string // may be "" for openai-compatible
+	endpoint string
+	client   *http.Client // caller's client, copied, redirects off
+	timeout  time.Duration
+}
+
+func (j *llmJudge) Name() string {
+	if j.model == "" {
+		return j.provider
+	}
+	return j.provider + "/" + j.model
+}
+
+func (j *llmJudge) EstimateMaxCostUSD(claim, source string) float64 {
+	if j.price == nil {
+		return 0
+	}
+	return estimateMaxCost(*j.price, claim, source)
+}
+
+// answer is what a provider call yields before parsing the verdict.
+type answer struct {
+	text          string
+	inTok, outTok int
+	hasUsage      bool
+}
+
+func (j *llmJudge) Judge(ctx context.Context, claim, source string) (Verdict, error) {
+	body, err := j.requestBody(claim, source)
+	if err != nil {
+		return Verdict{}, &Error{Kind: KindLLM, Message: "encoding request: " + j.sanitize(err.Error())}
+	}
+	ctx, cancel := context.WithTimeout(ctx, j.timeout)
+	defer cancel()
+
+	start := time.Now()
+	raw, err := j.post(ctx, body)
+	latency := time.Since(start).Milliseconds()
+	if err != nil {
+		return Verdict{}, err
+	}
+	var ans answer
+	var derr error
+	if j.provider == ProviderAnthropic {
+		ans, derr = j.decodeAnthropic(raw)
+	} else {
+		ans, derr = j.decodeOpenAI(raw)
+	}
+
+	// The call was answered and billed: tokens, cost and latency are kept
+	// even when no verdict can be read from it (as in seed 002, which adds
+	// the cost before parsing).
+	v := Verdict{InputTokens: ans.inTok, OutputTokens: ans.outTok, LatencyMS: latency}
+	if j.price != nil {
+		var cost float64
+		if ans.hasUsage {
+			cost = j.price.Cost(ans.inTok, ans.outTok)
+		} else {
+			// No usage reported: charge the pessimistic estimate so a
+			// caller's cost cap still holds.
+			cost = j.EstimateMaxCostUSD(claim, source)
+		}
+		v.CostUSD = &cost
+	}
+	if derr != nil {
+		return v, derr
+	}
+	supported, conf, rationale, perr := ParseVerdict(j.scrub(ans.text))
+	if perr != nil {
+		var je *Error
+		if errors.As(perr, &je) {
+			je.Message = j.scrub(je.Message)
+		}
+		return v, perr
+	}
+	v.Supported, v.Confidence, v.Rationale = supported, conf, j.scrub(rationale)
+	return v, nil
+}
+
+// post sends body and returns the response body of a 2xx answer, or the
+// mapped *Error.
+func (j *llmJudge) post(ctx context.Context, body []byte) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, j.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, &Error{Kind: KindLLM, Message: "building request: " + j.sanitize(err.Error())}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", userAgent)
+	if j.provider == ProviderAnthropic {
+		req.Header.Set("x-api-key", j.key)
+		req.Header.Set("anthropic-version", anthropicVersion)
+	} else if j.key != "" {
+		req.Header.Set("Authorization", "Bearer "+j.key)
+	}
+
+	resp, err := j.client.Do(req)
+	if err != nil {
+		return nil, j.transportError(ctx, err)
+	}
+	defer resp.Body.Close()
+	data, rerr := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
+	if rerr != nil {
+		return nil, j.transportError(ctx, rerr)
+	}
+	tooBig := len(data) > MaxResponseBytes
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		if tooBig {
+			return nil, &Error{Kind: KindLLM, HTTPStatus: resp.StatusCode,
+				Message: fmt.Sprintf("%s: response exceeds %d bytes", j.provider, MaxResponseBytes)}
+		}
+		return data, nil
+	}
+	return nil, j.statusError(resp, data[:min(len(data), MaxResponseBytes)])
+}
+
+// transportError maps a failed round trip or body read.
+func (j *llmJudge) transportError(ctx context.Context, err error) *Error {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
+		return &Error{Kind: KindTimeout, cause: context.DeadlineExceeded,
+			Message: j.provider + ": no answer before the deadline"}
+	case errors.Is(ctx.Err(), context.Canceled) || errors.Is(err, context.Canceled):
+		return &Error{Kind: KindLLM, cause: context.Canceled, Message: j.provider + ": call canceled"}
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return &Error{Kind: KindTimeout, Message: j.provider + ": " + j.sanitize(err.Error())}
+	}
+	return &Error{Kind: KindLLM, Message: j.provider + ": " + j.sanitize(err.Error())}
+}
+
+// statusError maps a non-2xx answer. Both APIs send
+// {"error":{"type":…,"message":…}} (Anthropic wraps it in
+// {"type":"error",…}); a body that is not JSON is quoted as text.
+func (j *llmJudge) statusError(resp *http.Response, body []byte) *Error {
+	var env struct {
+		Error json.RawMessage `json:"error"`
+	}
+	var detail struct {
+		Type    string `json:"type"`
+		Code    any    `json:"code"`
+		Message string `json:"message"`
+	}
+	text := ""
+	if json.Unmarshal(body, &env) == nil && len(env.Error) > 0 {
+		if json.Unmarshal(env.Error, &detail) == nil {
+			text = strings.TrimSpace(detail.Type + ": " + detail.Message)
+			text = strings.TrimPrefix(text, ": ")
+		} else {
+			var s string
+			if json.Unmarshal(env.Error, &s) == nil {
+				text = s // Ollama: {"error":"…"}
+			}
+		}
+	}
+	if text == "" {
+		text = string(body)
+	}
+	msg := fmt.Sprintf("%s: HTTP %d", j.provider, resp.StatusCode)
+	if d := j.sanitize(text); d != "" {
+		msg += ": " + d
+	}
+	e := &Error{Kind: KindLLM, HTTPStatus: resp.StatusCode, Message: msg}
+	switch resp.StatusCode {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		e.Kind = KindAuth
+	case http.StatusTooManyRequests:
+		e.Kind = KindRateLimited
+		e.RetryAfter = retryAfter(resp.Header, time.Now())
+	case http.StatusRequestTimeout, http.StatusGatewayTimeout:
+		e.Kind = KindTimeout
+	default:
+		if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+			e.Message = fmt.Sprintf("%s: HTTP %d: unexpected redirect (not followed)", j.provider, resp.StatusCode)
+		}
+	}
+	return e
+}
+
+// retryAfter reads Retry-After (delta seconds or an HTTP date) and, failing
+// that, retry-after-ms.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
+		if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 && secs < 1e6 {
+			return time.Duration(secs * float64(time.Second))
+		}
+		if t, err := http.ParseTime(v); err == nil {
+			if d := t.Sub(now); d > 0 {
+				return d.Round(time.Second)
+			}
+			return 0
+		}
+	}
+	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 && ms < 1e9 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	return 0
+}
+
+// scrub removes the API key from s.
+func (j *llmJudge) scrub(s string) string {
+	if j.key == "" || !strings.Contains(s, j.key) {
+		return s
+	}
+	return strings.ReplaceAll(s, j.key, scrubbed)
+}
+
+// sanitize makes provider- or transport-supplied text safe for an error.
+func (j *llmJudge) sanitize(s string) string { return safeDetail(s, j.key) }
+
+// safeDetail makes untrusted text safe to put in an error: valid UTF-8,
+// control characters and runs of white space folded to one space, URLs and
+// key=value secrets redacted (netguard.RedactText), key scrubbed, and the
+// result cut to maxDetail bytes.
+func safeDetail(s, key string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.IsSpace(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if key != "" {
+		s = strings.ReplaceAll(s, key, scrubbed)
+	}
+	s = netguard.RedactText(s)
+	if len(s) > maxDetail {
+		// The key is already replaced, so the cut cannot split it.
+		s = cutBytes(s, maxDetail) + "…"
+	}
+	return s
+}

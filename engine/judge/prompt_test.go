@@ -1,0 +1,167 @@
+package judge
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestSystemPromptMatchesSeed compares SystemPrompt with seed 002's SYSTEM
+// constant when the seed is available on this machine.
+func TestSystemPromptMatchesSeed(t *testing.T) {
+	files, _ := filepath.Glob("/work/shared/seeds/002_*.txt")
+	if len(files) == 0 {
+		t.Skip("seed 002 not available")
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("const SYSTEM = `([^`]*)`").FindSubmatch(data)
+	if m == nil {
+		t.Fatal("seed 002 has no SYSTEM constant")
+	}
+	if string(m[1]) != SystemPrompt {
+		t.Errorf("SystemPrompt differs from seed 002:\nseed: %q\nours: %q", m[1], SystemPrompt)
+	}
+}
+
+func TestSystemPromptContent(t *testing.T) {
+	for _, want := range []string{
+		"citation verification evaluator",
+		"Do NOT penalize paraphrasing; DO penalize invented specifics not in the source.",
+		`"supported": <boolean>`, `"confidence": <number 0.00..1.00>`, "quote 5-15 words",
+		"JSON", // required by OpenAI's json_object mode
+	} {
+		if !strings.Contains(SystemPrompt, want) {
+			t.Errorf("SystemPrompt lacks %q", want)
+		}
+	}
+}
+
+func TestUserPrompt(t *testing.T) {
+	if got, want := UserPrompt("the claim", "the source"), "CLAIM:\nthe claim\n\nSOURCE TEXT:\nthe source"; got != want {
+		t.Errorf("UserPrompt = %q, want %q", got, want)
+	}
+
+	exact := strings.Repeat("a", MaxSourceChars)
+	if got := UserPrompt("c", exact); !strings.HasSuffix(got, exact) || strings.Contains(got, "truncated") {
+		t.Error("a source of exactly MaxSourceChars must not be truncated")
+	}
+
+	long := strings.Repeat("a", MaxSourceChars) + "TAIL"
+	got := UserPrompt("c", long)
+	if !strings.HasSuffix(got, strings.Repeat("a", MaxSourceChars)+"\n\n[…source truncated…]") {
+		t.Errorf("truncated prompt ends %q", got[len(got)-60:])
+	}
+	if strings.Contains(got, "TAIL") {
+		t.Error("text past the cap reached the prompt")
+	}
+
+	// JavaScript counts UTF-16 code units: an emoji is two, "é" one.
+	emoji := strings.Repeat("😀", MaxSourceChars/2) // exactly 12,000 units
+	if got := UserPrompt("c", emoji); strings.Contains(got, "truncated") {
+		t.Error("6,000 emoji are 12,000 UTF-16 units and must not be truncated")
+	}
+	odd := "a" + strings.Repeat("😀", MaxSourceChars/2) // 12,001 units
+	got = UserPrompt("c", odd)
+	body := strings.TrimSuffix(strings.TrimPrefix(got, "CLAIM:\nc\n\nSOURCE TEXT:\n"), TruncationMarker)
+	if utf16Len(body) != MaxSourceChars-1 || !strings.HasPrefix(body, "a😀") {
+		t.Errorf("cut inside a surrogate pair: kept %d units", utf16Len(body))
+	}
+	accents := strings.Repeat("é", MaxSourceChars+1)
+	body = strings.TrimSuffix(strings.TrimPrefix(UserPrompt("c", accents), "CLAIM:\nc\n\nSOURCE TEXT:\n"), TruncationMarker)
+	if utf16Len(body) != MaxSourceChars {
+		t.Errorf("kept %d units of é, want %d", utf16Len(body), MaxSourceChars)
+	}
+}
+
+func TestParseVerdict(t *testing.T) {
+	tests := []struct {
+		name      string
+		raw       string
+		supported bool
+		conf      float64
+		rationale string
+		malformed bool
+	}{
+		{"plain", `{"supported": true, "confidence": 0.9, "rationale": "quoted"}`, true, 0.9, "quoted", false},
+		{"fenced json", "```json\n{\"supported\": true, \"confidence\": 0.8, \"rationale\": \"r\"}\n```", true, 0.8, "r", false},
+		{"fenced JSON upper", "```JSON {\"supported\": false, \"confidence\": 0.1}```", false, 0.1, "", false},
+		{"bare fence", "```\n{\"supported\": true, \"confidence\": 1}\n```", true, 1, "", false},
+		{"prose around", `Here is my verdict: {"supported": false, "confidence": 0.2, "rationale": "no"} Hope it helps.`, false, 0.2, "no", false},
+		{"leading space and BOM", "\uFEFF  {\"supported\": true, \"confidence\": 0.7}  ", true, 0.7, "", false},
+		{"supported string is not true", `{"supported": "true", "confidence": 0.9}`, false, 0.9, "", false},
+		{"supported 1 is not true", `{"supported": 1, "confidence": 0.9}`, false, 0.9, "", false},
+		{"confidence as string", `{"supported": true, "confidence": "0.75"}`, true, 0.75, "", false},
+		{"confidence null is 0 as in JS", `{"supported": false, "confidence": null}`, false, 0, "", false},
+		{"confidence empty string is 0 as in JS", `{"supported": false, "confidence": ""}`, false, 0, "", false},
+		{"rounded half up", `{"supported": true, "confidence": 0.875}`, true, 0.88, "", false},
+		{"rounded down", `{"supported": true, "confidence": 0.123}`, true, 0.12, "", false},
+		{"rationale not a string", `{"supported": true, "confidence": 0.5, "rationale": 5}`, true, 0.5, "", false},
+		{"nested braces", `{"supported": true, "confidence": 0.6, "rationale": "a {b} c"}`, true, 0.6, "a {b} c", false},
+		{"confidence above 1", `{"supported": true, "confidence": 1.5}`, false, 0, "", true},
+		{"confidence below 0", `{"supported": true, "confidence": -0.1}`, false, 0, "", true},
+		{"confidence 95 as percent", `{"supported": true, "confidence": 95}`, false, 0, "", true},
+		{"confidence missing", `{"supported": true}`, false, 0, "", true},
+		{"confidence word", `{"supported": true, "confidence": "high"}`, false, 0, "", true},
+		{"confidence object", `{"supported": true, "confidence": {}}`, false, 0, "", true},
+		{"confidence Infinity string", `{"supported": true, "confidence": "inf"}`, false, 0, "", true},
+		{"no JSON", "The source supports the claim.", false, 0, "", true},
+		{"only open brace", "{", false, 0, "", true},
+		{"invalid JSON", `{"supported": true, "confidence": 0.9,}`, false, 0, "", true},
+		{"empty", "", false, 0, "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, c, r, err := ParseVerdict(tc.raw)
+			if tc.malformed {
+				var je *Error
+				if !errors.As(err, &je) || je.Kind != KindMalformed {
+					t.Fatalf("err = %v, want a %s *Error", err, KindMalformed)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("unexpected error %v", err)
+			}
+			if s != tc.supported || c != tc.conf || r != tc.rationale {
+				t.Errorf("got (%v, %v, %q), want (%v, %v, %q)", s, c, r, tc.supported, tc.conf, tc.rationale)
+			}
+		})
+	}
+}
+
+func TestParseVerdictErrorQuotesAnswer(t *testing.T) {
+	_, _, _, err := ParseVerdict("I cannot decide\nthis one.")
+	if err == nil || !strings.Contains(err.Error(), "I cannot decide this one.") {
+		t.Errorf("error %v should quote the answer, folded onto one line", err)
+	}
+	_, _, _, err = ParseVerdict(strings.Repeat("x", 5000))
+	if err == nil || len(err.Error()) > 400 {
+		t.Errorf("error quoting a long answer is %d bytes", len(err.Error()))
+	}
+}
+
+func FuzzParseVerdict(f *testing.F) {
+	f.Add(`{"supported": true, "confidence": 0.9}`)
+	f.Add("```json\n{}\n```")
+	f.Add(`{"confidence": "0x10"}`)
+	f.Fuzz(func(t *testing.T, raw string) {
+		s, c, _, err := ParseVerdict(raw)
+		if err != nil {
+			var je *Error
+			if !errors.As(err, &je) || je.Kind != KindMalformed {
+				t.Fatalf("error %v is not malformed_judge_response", err)
+			}
+			return
+		}
+		if c < 0 || c > 1 || c != round2(c) {
+			t.Fatalf("confidence %v out of range or not rounded", c)
+		}
+		_ = s
+	})
+}
