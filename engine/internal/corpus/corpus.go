@@ -85,7 +85,7 @@ func Generate(dir string, s Spec) (string, error) {
 	if err := os.WriteFile(filepath.Join(dir, "offline-fixtures.json"), fx, 0o644); err != nil {
 		return "", err
 	}
-	manifest := fmt.Sprintf(manifestTemplate, mustJSON(dir))
+	manifest := Manifest(dir, "dr_bench", "benchmark", "no_web")
 	mp := filepath.Join(dir, "manifest.json")
 	return mp, os.WriteFile(mp, []byte(manifest), 0o644)
 }
@@ -112,15 +112,20 @@ func mustJSON(s string) string {
 	return string(b)
 }
 
+// Manifest returns a manifest.v1 document for a synthetic run rooted at root.
+func Manifest(root, runID, query, sensitivity string) string {
+	return fmt.Sprintf(manifestTemplate, mustJSON(runID), mustJSON(query), mustJSON(sensitivity), mustJSON(root))
+}
+
 const manifestTemplate = `{
   "schema_version": "manifest.v1",
-  "run_id": "dr_bench",
+  "run_id": %s,
   "created_at": "2026-01-01T00:00:00.000Z",
   "updated_at": "2026-01-01T00:00:00.000Z",
   "revision": 1,
   "mode": "standard",
   "status": "running",
-  "query": {"text": "benchmark", "sensitivity": "no_web"},
+  "query": {"text": %s, "sensitivity": %s},
   "stage": {"current": "citations", "started_at": "2026-01-01T00:00:00.000Z", "history": []},
   "limits": {"max_wave1_agents": 6, "max_wave2_agents": 6, "max_summary_kb": 5, "max_total_summary_kb": 60, "max_review_iterations": 4},
   "agents": {},

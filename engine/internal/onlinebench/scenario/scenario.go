@@ -8,7 +8,6 @@
 package scenario
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/netip"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/citegate/citegate/engine/internal/corpus"
 	"github.com/citegate/citegate/engine/simweb"
 	"github.com/citegate/citegate/netguard"
 )
@@ -143,12 +143,8 @@ func (s Spec) WriteRun(dir string, links []Link) (string, error) {
 	if err := writeFile(filepath.Join(dir, "run-config.json"), runConfig); err != nil {
 		return "", err
 	}
-	root, err := json.Marshal(dir)
-	if err != nil {
-		return "", err
-	}
 	mp := filepath.Join(dir, "manifest.json")
-	return mp, writeFile(mp, fmt.Sprintf(manifestTemplate, root))
+	return mp, writeFile(mp, corpus.Manifest(dir, "dr_online_bench", "online benchmark", "normal"))
 }
 
 func writeFile(path, content string) error {
@@ -168,26 +164,5 @@ const runConfig = `{
     "sensitivity": "normal",
     "citations": {"mode": "online", "validation_tier": "standard", "endpoints": {"brightdata": null, "apify": null}}
   }
-}
-`
-
-const manifestTemplate = `{
-  "schema_version": "manifest.v1",
-  "run_id": "dr_online_bench",
-  "created_at": "2026-01-01T00:00:00.000Z",
-  "updated_at": "2026-01-01T00:00:00.000Z",
-  "revision": 1,
-  "mode": "standard",
-  "status": "running",
-  "query": {"text": "online benchmark", "sensitivity": "normal"},
-  "stage": {"current": "citations", "started_at": "2026-01-01T00:00:00.000Z", "history": []},
-  "limits": {"max_wave1_agents": 6, "max_wave2_agents": 6, "max_summary_kb": 5, "max_total_summary_kb": 60, "max_review_iterations": 4},
-  "agents": {},
-  "artifacts": {"root": %s, "paths": {"wave1_dir": "wave-1", "wave2_dir": "wave-2", "citations_dir": "citations",
-    "summaries_dir": "summaries", "synthesis_dir": "synthesis", "logs_dir": "logs", "gates_file": "gates.json",
-    "perspectives_file": "perspectives.json", "citations_file": "citations/citations.jsonl",
-    "summary_pack_file": "summaries/summary-pack.json", "pivot_file": "pivot.json"}},
-  "metrics": {},
-  "failures": []
 }
 `
