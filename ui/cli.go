@@ -198,7 +198,7 @@ var specs = map[string]spec{
 			b.integer("per-source-timeout-ms", &a.PerSourceTimeoutMS, "per-source fetch timeout (default 10000)")
 			b.integer("per-source-max-bytes", &a.PerSourceMaxBytes, "per-source body cap (default 5 MiB)")
 			b.str("trace-id", &a.TraceID, "trace id to record")
-			bindNet(b, &c.Net)
+			bindGuard(b, &c.Net)
 			return a
 		},
 	},

@@ -32,15 +32,14 @@ type NetFlags struct {
 	Concurrency   int
 	PerHost       int
 	HostInterval  time.Duration
-	// bound is set for the commands that take these flags.
-	bound bool
+	// bound is set for the commands that take the guard flags, ladder for
+	// those that also take the ladder's.
+	bound, ladder bool
 }
 
 func bindNet(b *binder, n *NetFlags) {
-	n.bound = true
-	b.fs.Var(&n.AllowCIDR, "allow-cidr", "admit addresses in CIDR although the SSRF policy refuses them, e.g. an intranet wiki (repeatable)")
-	b.fs.Var(&n.DomainAllowlist, "domain-allowlist", "fetch only hosts equal to or under SUFFIX (repeatable)")
-	b.fs.Var(&n.AllowPort, "allow-port", "also fetch from PORT; only 80 and 443 are allowed by default (repeatable)")
+	bindGuard(b, n)
+	n.ladder = true
 	b.fs.StringVar(&n.BrightDataURL, "brightdata-api-url", "", "Bright Data API base URL (default https://api.brightdata.com); key and zone from BRIGHTDATA_API_KEY, BRIGHTDATA_UNLOCKER_ZONE")
 	b.fs.StringVar(&n.ApifyURL, "apify-api-url", "", "Apify API base URL (default https://api.apify.com); token from APIFY_TOKEN")
 	b.fs.StringVar(&n.CacheDir, "cache", "", "keep definitive live results in DIR and reuse them (valid, paywalled, invalid, mismatch; never blocked or transient failures)")
@@ -48,12 +47,21 @@ func bindNet(b *binder, n *NetFlags) {
 	b.fs.IntVar(&n.Concurrency, "concurrency", engine.DefaultConcurrency, "URLs checked at once")
 	b.fs.IntVar(&n.PerHost, "per-host", engine.DefaultPerHost, "requests in flight to one host")
 	b.fs.DurationVar(&n.HostInterval, "host-interval", engine.DefaultHostInterval, "minimum spacing between request starts to one host")
+}
+
+// bindGuard registers only the network-safety controls (verify fetches
+// sources but runs no ladder).
+func bindGuard(b *binder, n *NetFlags) {
+	n.bound = true
+	b.fs.Var(&n.AllowCIDR, "allow-cidr", "admit addresses in CIDR although the SSRF policy refuses them, e.g. an intranet wiki (repeatable)")
+	b.fs.Var(&n.DomainAllowlist, "domain-allowlist", "fetch only hosts equal to or under SUFFIX (repeatable)")
+	b.fs.Var(&n.AllowPort, "allow-port", "also fetch from PORT; only 80 and 443 are allowed by default (repeatable)")
 	b.fs.Var(&n.Resolve, "resolve", "pin HOST:PORT to ADDR, curl's convention; the address is still checked unless --allow-cidr covers it (repeatable)")
 }
 
 // Apply copies the ladder settings into the engine's network config.
 func (n *NetFlags) Apply(net *engine.Network) {
-	if !n.bound {
+	if !n.ladder {
 		return
 	}
 	net.BrightDataURL, net.ApifyURL = n.BrightDataURL, n.ApifyURL
@@ -66,7 +74,7 @@ func (n *NetFlags) Options() ([]netguard.Option, error) {
 	if !n.bound {
 		return nil, nil
 	}
-	if n.Concurrency < 1 || n.PerHost < 1 || n.HostInterval < 0 || n.CacheTTL <= 0 {
+	if n.ladder && (n.Concurrency < 1 || n.PerHost < 1 || n.HostInterval < 0 || n.CacheTTL <= 0) {
 		return nil, fmt.Errorf("--concurrency and --per-host must be at least 1, --host-interval not negative, --cache-ttl positive")
 	}
 	var opts []netguard.Option
