@@ -1,7 +1,8 @@
 package ui
 
 // Exit codes, in one place. Tool commands use 0/1/2; run and demo add 4 for a
-// failed Gate C so CI can gate on it, and 3 when interrupted.
+// failed Gate C, and verify 4 for a failed verification, so CI can gate on
+// them; 3 when interrupted.
 const (
 	// ExitOK: the tool succeeded, or Gate C passed.
 	ExitOK = 0
@@ -12,6 +13,7 @@ const (
 	// ExitInterrupted: cancelled (Ctrl-C, SIGTERM) before completion; no
 	// artifacts were written.
 	ExitInterrupted = 3
-	// ExitGateFailed: run/demo completed and Gate C failed.
+	// ExitGateFailed: run/demo completed and Gate C failed, or verify found
+	// fewer than half of the resolved sources supporting their claims.
 	ExitGateFailed = 4
 )
