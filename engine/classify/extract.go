@@ -728,7 +728,7 @@ func stripListMarker(t string) string {
 // mdInline reduces inline markdown to its text: link text without the URL,
 // no images, no bare URLs, no raw tags, no emphasis markers. Linear time.
 func mdInline(s string) string {
-	if strings.IndexAny(s, "[]!<*_`~\\") < 0 && !strings.Contains(s, "://") {
+	if !strings.ContainsAny(s, "[]!<*_`~\\") && !strings.Contains(s, "://") {
 		return s
 	}
 	var b strings.Builder

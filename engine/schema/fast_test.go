@@ -466,7 +466,7 @@ var docFastPaths = []docFastPath{
 		values: []any{
 			"valid", "paywalled", "blocked", "mismatch", "invalid",
 			json.Number("200"), json.Number("404"), json.Number("-0.5e-3"), json.Number("1.e3"), json.Number(".5"),
-			json.Number("1e"), json.Number("-"), json.Number("0x10"), json.Number("NaN"), 200.0, 404.0, -0.0,
+			json.Number("1e"), json.Number("-"), json.Number("0x10"), json.Number("NaN"), 200.0, 404.0, math.Copysign(0, -1),
 			map[string]any{"normalized_url": "n", "status": "valid", "http_status": json.Number("200")},
 			map[string]any{"normalized_url": "n", "status": "valid", "http_status": "200"},
 			map[string]any{"normalized_url": json.Number("1"), "status": "valid"},
