@@ -52,7 +52,24 @@ func parseHTTP(raw string) (*url.Url, error) {
 	if s := u.Scheme(); s != "http" && s != "https" {
 		return nil, &URLError{URL: raw, Protocol: u.Protocol(), Err: ErrNotHTTP}
 	}
+	// The parser maps some Unicode hosts to punycode it then refuses to
+	// parse (an over-long label). Every later stage re-parses the href, so
+	// such a URL is not usable: refuse it here (found by FuzzNormalize).
+	if !isASCII(raw) {
+		if _, err := url.Parse(u.Href(false)); err != nil {
+			return nil, &URLError{URL: raw, Err: fmt.Errorf("%w: %w", ErrNotAbsolute, err)}
+		}
+	}
 	return u, nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // Canonical parses raw as an absolute WHATWG URL and returns its href, with
