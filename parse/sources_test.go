@@ -2,7 +2,6 @@ package parse
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -544,27 +543,7 @@ func TestSourcesGolden(t *testing.T) {
 			for _, l := range Sources(src) {
 				got = append(got, goldenLink{l.URL, l.Line, l.SourceLine, l.Kind.String()})
 			}
-			var buf bytes.Buffer
-			enc := json.NewEncoder(&buf)
-			enc.SetEscapeHTML(false)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(got); err != nil {
-				t.Fatal(err)
-			}
-			golden := strings.TrimSuffix(md, ".md") + ".golden.json"
-			if *update {
-				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./parse -update)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("output differs from %s:\n%s", golden, buf.Bytes())
-			}
+			checkGolden(t, md, got)
 		})
 	}
 }
