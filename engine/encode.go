@@ -76,18 +76,33 @@ const (
 	in3 = "\n      "
 )
 
-// encodeFile renders found-by.json.
-func (d *FoundByDoc) encodeFile() []byte {
-	dst := make([]byte, 0, 64+len(d.Items)*320)
+// encodeItemsFile renders the shape found-by.json and url-map.json share,
+// {schema_version, run_id, items: [...]}, writing each item's fields with
+// field (perItem is a size hint).
+func encodeItemsFile(schemaVersion, runID string, n, perItem int, field func(dst []byte, i int) []byte) []byte {
+	dst := make([]byte, 0, 64+n*perItem)
 	dst = append(dst, '{')
-	dst = appendStringField(dst, in1, "schema_version", d.SchemaVersion, true)
-	dst = appendStringField(dst, in1, "run_id", d.RunID, false)
+	dst = appendStringField(dst, in1, "schema_version", schemaVersion, true)
+	dst = appendStringField(dst, in1, "run_id", runID, false)
 	dst = append(appendField(dst, in1, "items", false), '[')
-	for i, it := range d.Items {
+	for i := range n {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, "\n    {"...)
+		dst = field(dst, i)
+		dst = append(dst, "\n    }"...)
+	}
+	if n > 0 {
+		dst = append(dst, in1...)
+	}
+	return append(dst, "]\n}\n"...)
+}
+
+// encodeFile renders found-by.json.
+func (d *FoundByDoc) encodeFile() []byte {
+	return encodeItemsFile(d.SchemaVersion, d.RunID, len(d.Items), 320, func(dst []byte, i int) []byte {
+		it := &d.Items[i]
 		dst = appendStringField(dst, in3, "url_original", it.URLOriginal, true)
 		dst = appendStringField(dst, in3, "wave", it.Wave, false)
 		dst = appendStringField(dst, in3, "perspective_id", it.PerspectiveID, false)
@@ -96,33 +111,16 @@ func (d *FoundByDoc) encodeFile() []byte {
 		if it.ArtifactPath != "" {
 			dst = appendStringField(dst, in3, "artifact_path", it.ArtifactPath, false)
 		}
-		dst = append(dst, "\n    }"...)
-	}
-	if len(d.Items) > 0 {
-		dst = append(dst, in1...)
-	}
-	return append(dst, "]\n}\n"...)
+		return dst
+	})
 }
 
 // encodeFile renders url-map.json.
 func (d *URLMapDoc) encodeFile() []byte {
-	dst := make([]byte, 0, 64+len(d.Items)*220)
-	dst = append(dst, '{')
-	dst = appendStringField(dst, in1, "schema_version", d.SchemaVersion, true)
-	dst = appendStringField(dst, in1, "run_id", d.RunID, false)
-	dst = append(appendField(dst, in1, "items", false), '[')
-	for i, it := range d.Items {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, "\n    {"...)
+	return encodeItemsFile(d.SchemaVersion, d.RunID, len(d.Items), 220, func(dst []byte, i int) []byte {
+		it := &d.Items[i]
 		dst = appendStringField(dst, in3, "url_original", it.URLOriginal, true)
 		dst = appendStringField(dst, in3, "normalized_url", it.NormalizedURL, false)
-		dst = appendStringField(dst, in3, "cid", it.CID, false)
-		dst = append(dst, "\n    }"...)
-	}
-	if len(d.Items) > 0 {
-		dst = append(dst, in1...)
-	}
-	return append(dst, "]\n}\n"...)
+		return appendStringField(dst, in3, "cid", it.CID, false)
+	})
 }
