@@ -418,17 +418,7 @@ func TestApifyNoRequest(t *testing.T) {
 			}
 			a := ApifyFromEnv(func(k string) string { return tt.env[k] }, base, srv.Client())
 			c, err := a.Fetch(context.Background(), tt.target)
-			checkErr(t, err, tt.wantErr)
-			if c != nil {
-				t.Errorf("content returned: %+v", c)
-			}
-			if !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("error %q does not contain %q", err, tt.want)
-			}
-			if n := f.requests.Load(); n != 0 {
-				t.Errorf("%d requests made, want none", n)
-			}
-			assertNoSecret(t, apifyToken, c, err)
+			assertRefusedUnsent(t, c, err, tt.wantErr, tt.want, f.requests.Load(), apifyToken)
 		})
 	}
 }

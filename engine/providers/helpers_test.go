@@ -138,3 +138,20 @@ func ctxTimeout(t *testing.T, d time.Duration) context.Context {
 	t.Cleanup(cancel)
 	return ctx
 }
+
+// assertRefusedUnsent checks a Fetch that must fail before any request:
+// the wanted sentinel and message, no content, zero requests, no secret.
+func assertRefusedUnsent(t *testing.T, c *Content, err, wantErr error, want string, requests int64, secret string) {
+	t.Helper()
+	checkErr(t, err, wantErr)
+	if c != nil {
+		t.Errorf("content returned: %+v", c)
+	}
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not contain %q", err, want)
+	}
+	if requests != 0 {
+		t.Errorf("%d requests made, want none", requests)
+	}
+	assertNoSecret(t, secret, c, err)
+}
