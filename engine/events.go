@@ -26,6 +26,10 @@ const (
 	// Detail is its outcome ("ok: html", "http 503", "timeout", …) and
 	// HTTPStatus the status seen, if any.
 	EventAttemptDone
+	// EventWarning: a problem the operator should fix that does not stop
+	// the run (Detail says what), e.g. a provider configuration that can
+	// never work. Each is emitted once, before the URLs are checked.
+	EventWarning
 )
 
 // String names the kind for logs and tests.
@@ -43,6 +47,8 @@ func (k EventKind) String() string {
 		return "retry-wait"
 	case EventAttemptDone:
 		return "attempt-done"
+	case EventWarning:
+		return "warning"
 	}
 	return "unknown"
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -102,6 +103,10 @@ type ladder struct {
 	emit      func(Event) error
 	now       func() time.Time
 	endpointT time.Duration
+	probes    siteProbes
+	// warnings are provider configurations that can never work, found
+	// when the ladder is built.
+	warnings []string
 }
 
 // newLadder builds the rungs from the environment and run config.
@@ -125,6 +130,22 @@ func (e *Engine) newLadder(run *Run, cfg *citationConfig, guard *netguard.Guard,
 			cfg.policy.BrightDataMaxAttempts, "no credentials: set BRIGHTDATA_API_KEY and BRIGHTDATA_UNLOCKER_ZONE, or configure an endpoint"),
 		pickProvider("apify", ap, ap.Token != "", cfg.endpoints.Apify, client,
 			cfg.policy.ApifyMaxAttempts, "no credentials: set APIFY_TOKEN, or configure an endpoint"),
+	}
+	// A configuration that can never work (credentials and a plain-http
+	// remote URL, say) is said once here, and the rung is skipped with the
+	// same reason instead of failing on every URL.
+	for i, check := range []func() error{bd.Check, ap.Check} {
+		r := &l.rungs[i]
+		if r.skip != "" || r.fetcher == nil {
+			continue
+		}
+		if _, api := r.fetcher.(*providers.Adapter); api {
+			continue
+		}
+		if err := check(); err != nil {
+			r.skip = "misconfigured: " + providerReason(err)
+			l.warnings = append(l.warnings, r.name+" is never used: "+providerReason(err))
+		}
 	}
 	return l
 }
@@ -151,7 +172,8 @@ func (a *attemptLog) add(step, outcome, detail string) {
 // check runs the ladder for one URL.
 func (l *ladder) check(ctx context.Context, it liveItem) decision {
 	var log attemptLog
-	if d, ok := l.direct(ctx, it, &log); ok {
+	d, ok, lastStatus := l.direct(ctx, it, &log)
+	if ok {
 		return d
 	}
 	for _, r := range l.rungs {
@@ -170,7 +192,12 @@ func (l *ladder) check(ctx context.Context, it liveItem) decision {
 			}
 		}
 	}
-	return decision{status: StatusBlocked, notes: "online ladder blocked: " + strings.Join(log, "; "), url: it.w.rep.NormalizedURL, rung: "ladder"}
+	blocked := decision{status: StatusBlocked, notes: "online ladder blocked: " + strings.Join(log, "; "), url: it.w.rep.NormalizedURL, rung: "ladder"}
+	if lastStatus != 0 {
+		// The record keeps what the site itself answered last.
+		blocked.httpStatus = &lastStatus
+	}
+	return blocked
 }
 
 // fromVerdict turns a classifier verdict into a decision.
@@ -219,34 +246,51 @@ func (l *ladder) wait(ctx context.Context, it liveItem, rung string, attempt int
 }
 
 // direct is the first rung: the SSRF-safe fetch of the original URL, with
-// retries on timeouts, resets, 429 and 5xx. ok=false means escalate.
-func (l *ladder) direct(ctx context.Context, it liveItem, log *attemptLog) (decision, bool) {
+// retries on timeouts, resets, 429 and 5xx. ok=false means escalate;
+// lastStatus is the HTTP status of the last attempt (0 if none answered).
+func (l *ladder) direct(ctx context.Context, it liveItem, log *attemptLog) (d decision, ok bool, lastStatus int) {
 	attempts := max(1, l.policy.DirectFetchMaxAttempts)
 	for a := 1; a <= attempts; a++ {
 		if err := l.emit(Event{Kind: EventAttempt, Index: it.index, URL: it.w.rep.NormalizedURL, CID: it.w.rep.CID,
 			Rung: "direct_fetch", Attempt: a}); err != nil {
 			log.add("direct_fetch", "failed", fmt.Sprintf("attempt %d/%d: cancelled", a, attempts))
-			return decision{}, false
+			return decision{}, false, lastStatus
 		}
 		o := l.directAttempt(ctx, it, a)
+		if o.status != 0 {
+			lastStatus = o.status
+		}
 		done := Event{Kind: EventAttemptDone, Index: it.index, URL: it.w.rep.NormalizedURL, CID: it.w.rep.CID,
 			Rung: "direct_fetch", Attempt: a, Elapsed: o.elapsed, Detail: o.detail, HTTPStatus: o.status}
 		if o.settled {
 			done.Detail = o.d.notes
 		}
 		if err := l.emit(done); err != nil {
-			return decision{}, false
+			return decision{}, false, lastStatus
 		}
 		if o.settled {
-			return o.d, true
+			if o.probe == nil {
+				return o.d, true, lastStatus
+			}
+			// A valid page: compare it with the site's answer to a URL
+			// that cannot exist (probe.go).
+			soft, esc := l.checkAgainstProbe(ctx, it, hostOf(it.fetch), *o.probe, o.d)
+			switch {
+			case soft != nil:
+				return *soft, true, lastStatus
+			case esc != "":
+				log.add("direct_fetch", "failed", fmt.Sprintf("attempt %d/%d: %s", a, attempts, esc))
+				return decision{}, false, lastStatus
+			}
+			return o.d, true, lastStatus
 		}
 		if o.again && a < attempts && l.wait(ctx, it, "direct_fetch", a, max(o.retryAfter, l.backoff(a)), o.detail) == nil {
 			continue
 		}
 		log.add("direct_fetch", "failed", fmt.Sprintf("attempt %d/%d: %s", a, attempts, o.detail))
-		return decision{}, false
+		return decision{}, false, lastStatus
 	}
-	return decision{}, false
+	return decision{}, false, lastStatus
 }
 
 // attemptOutcome is what one direct attempt came to.
@@ -258,13 +302,16 @@ type attemptOutcome struct {
 	retryAfter time.Duration
 	status     int
 	elapsed    time.Duration
+	// probe is the page of a valid outcome read with GET, to compare with
+	// the site's answer to a URL that cannot exist.
+	probe *classify.Page
 }
 
 func (l *ladder) directAttempt(ctx context.Context, it liveItem, a int) (o attemptOutcome) {
 	host := hostOf(it.fetch)
 	started := time.Now()
 	defer func() { o.elapsed = time.Since(started) }()
-	resp, err := l.fetch(ctx, host, it.fetch)
+	resp, head, err := l.fetch(ctx, host, it.fetch, l.tier == classify.Basic)
 	if resp != nil {
 		o.status = resp.StatusCode
 	}
@@ -280,11 +327,15 @@ func (l *ladder) directAttempt(ctx context.Context, it liveItem, a int) (o attem
 	case err != nil:
 		o.detail, o.again = netguard.Reason(err), retryable(err)
 	default:
-		v := classify.Classify(pageFrom(it, resp), it.citation, l.tier)
+		page := pageFrom(it, resp, head)
+		v := classify.Classify(page, it.citation, l.tier)
 		if v.Outcome != classify.Escalate {
 			o.settled = true
 			o.d = fromVerdict(v, "direct_fetch", orDefault(resp.FinalURL, it.w.rep.NormalizedURL))
 			o.d.redirects = redirectsOf(resp)
+			if v.Outcome == classify.Valid && !head {
+				o.probe = &page
+			}
 			return o
 		}
 		o.detail = v.Reason
@@ -312,32 +363,34 @@ func redirectsOf(r *netguard.Response) []string {
 	return out
 }
 
-// fetch does one direct request under the host gate. The basic tier asks
-// with HEAD first and falls back to GET when the server does not answer
-// HEAD usefully (seed 004).
-func (l *ladder) fetch(ctx context.Context, host, url string) (*netguard.Response, error) {
+// fetch does one direct request under the host gate. With headFirst (the
+// basic tier) it asks with HEAD first and falls back to GET when the server
+// does not answer HEAD usefully (seed 004); head reports that the response
+// is a HEAD response.
+func (l *ladder) fetch(ctx context.Context, host, url string, headFirst bool) (resp *netguard.Response, head bool, err error) {
 	release, err := l.gate.acquire(ctx, host)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer release()
 	hdr := http.Header{"Accept": {"text/html,application/xhtml+xml,application/pdf;q=0.9,*/*;q=0.8"}}
-	if l.tier == classify.Basic {
+	if headFirst {
 		resp, err := l.guard.Fetch(ctx, netguard.Request{Method: http.MethodHead, URL: url, Header: hdr})
 		if err == nil && resp.StatusCode >= 200 && resp.StatusCode < 400 {
-			return resp, nil
+			return resp, true, nil
 		}
 		if err != nil && (netguard.IsRefusal(err) || errors.Is(err, netguard.ErrNoSuchHost)) {
-			return resp, err
+			return resp, true, err
 		}
 	}
-	return l.guard.Fetch(ctx, netguard.Request{Method: http.MethodGet, URL: url, Header: hdr})
+	resp, err = l.guard.Fetch(ctx, netguard.Request{Method: http.MethodGet, URL: url, Header: hdr})
+	return resp, false, err
 }
 
-func pageFrom(it liveItem, r *netguard.Response) classify.Page {
+// pageFrom is what the direct rung hands the classifier.
+func pageFrom(it liveItem, r *netguard.Response, head bool) classify.Page {
 	p := classify.Page{RequestedURL: it.w.rep.NormalizedURL, FinalURL: r.FinalURL, StatusCode: r.StatusCode,
-		Header: r.Header, Body: r.Body, Truncated: r.Truncated, ContentType: r.Header.Get("Content-Type"),
-		HEAD: len(r.Body) == 0 && r.StatusCode >= 200 && r.StatusCode < 300}
+		Header: r.Header, Body: r.Body, Truncated: r.Truncated, ContentType: r.Header.Get("Content-Type"), HEAD: head}
 	for i, h := range r.Hops {
 		if i < len(r.Hops)-1 {
 			p.Redirects = append(p.Redirects, h.URL)
@@ -406,8 +459,12 @@ func (l *ladder) provider(ctx context.Context, it liveItem, r rungProvider, log 
 	return decision{}, false
 }
 
-// providerReason is a short, secret-free phrase for a provider failure.
+// providerReason says, without secrets, why a provider attempt failed: the
+// kind of failure, then what the provider API answered (its HTTP status,
+// error code and sanitized message) so that an operator can act on it —
+// "provider refused the credentials (401 from bright_data: invalid key)".
 func providerReason(err error) string {
+	what := "provider failed"
 	for _, k := range []struct {
 		err  error
 		what string
@@ -417,10 +474,28 @@ func providerReason(err error) string {
 		{providers.ErrProviderTimeout, "provider timeout"}, {providers.ErrInvalidTarget, "URL not accepted for a third party"},
 	} {
 		if errors.Is(err, k.err) {
-			return k.what
+			what = k.what
+			break
 		}
 	}
-	return "provider failed"
+	var pe *providers.Error
+	if !errors.As(err, &pe) {
+		return what
+	}
+	var parts []string
+	if pe.HTTPStatus != 0 && (pe.HTTPStatus < 200 || pe.HTTPStatus > 299) {
+		parts = append(parts, strconv.Itoa(pe.HTTPStatus)+" from "+pe.Provider)
+	}
+	if pe.Code != "" && !strings.Contains(pe.Detail, pe.Code) {
+		parts = append(parts, pe.Code)
+	}
+	if pe.Detail != "" {
+		parts = append(parts, pe.Detail)
+	}
+	if len(parts) == 0 {
+		return what
+	}
+	return what + " (" + netguard.RedactText(strings.Join(parts, ": ")) + ")"
 }
 
 // adapterDecision maps an operator adapter's verdict (the reference contract).

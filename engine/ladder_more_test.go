@@ -743,11 +743,13 @@ func TestLadderEvents(t *testing.T) {
 		// wantStatuses are the HTTPStatus of the direct attempt-done events.
 		wantStatuses []int
 	}{
-		{"news-article", try("direct_fetch", 1), "direct_fetch", []int{200}},
+		// A valid page is compared with its host's answer to a URL that
+		// cannot exist: one site probe per host, after the direct attempt.
+		{"news-article", seq(try("direct_fetch", 1), try(RungProbe, 1)), "direct_fetch", []int{200}},
 		{"cloudflare-challenge", seq(try("direct_fetch", 1), try("bright_data", 1)), "bright_data", []int{403}},
 		{"datadome-apify-only", seq(try("direct_fetch", 1), try("bright_data", 1), try("apify", 1)), "apify", []int{403}},
-		{"rate-limited", seq(try("direct_fetch", 1), wait("direct_fetch", 1), try("direct_fetch", 2)), "direct_fetch", []int{429, 200}},
-		{"flaky-503", seq(try("direct_fetch", 1), wait("direct_fetch", 1), try("direct_fetch", 2)), "direct_fetch", []int{503, 200}},
+		{"rate-limited", seq(try("direct_fetch", 1), wait("direct_fetch", 1), try("direct_fetch", 2), try(RungProbe, 1)), "direct_fetch", []int{429, 200}},
+		{"flaky-503", seq(try("direct_fetch", 1), wait("direct_fetch", 1), try("direct_fetch", 2), try(RungProbe, 1)), "direct_fetch", []int{503, 200}},
 		{"blocked-everywhere", seq(try("direct_fetch", 1), try("bright_data", 1), try("apify", 1)), "ladder", []int{403}},
 	}
 	var names []string

@@ -74,10 +74,15 @@ func BenchmarkOnlineSimulatedWeb(b *testing.B) {
 		if requests != s.URLs() {
 			b.Fatalf("the web saw %d requests, want %d (one GET per URL)", requests, s.URLs())
 		}
+		// The site probe: one extra request per host with a valid page.
+		if probes := w.TotalProbes(); probes != s.Hosts {
+			b.Fatalf("the web saw %d site probes, want %d (one per host)", probes, s.Hosts)
+		}
 	}
 	wall := total / time.Duration(runs)
 	b.ReportMetric(wall.Seconds(), "wall-s")
 	b.ReportMetric(float64(wall)/float64(s.Ideal()), "ratio-to-ideal")
+	b.ReportMetric(float64(s.URLs()+s.Hosts), "requests/op")
 }
 
 // BenchmarkOnlineSimulatedWebBreakdown runs the same scenario with the

@@ -67,6 +67,9 @@ type RunSummary struct {
 	InputsDigests    map[string]string `json:"inputs_digests"`
 	// Verify is the --verify step's result (citations/verify.json).
 	Verify *VerifyResult `json:"verify,omitempty"`
+	// Warnings are configuration problems that did not stop the run (see
+	// engine.EventWarning).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Passed reports whether Gate C passed.
@@ -222,8 +225,8 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	sum := &RunSummary{
 		OK: true, RunID: run.Manifest.RunID, Mode: in.cfg.mode, ModeSource: in.cfg.modeSource, ValidationTier: in.cfg.tier,
 		Artifacts: art, TotalFound: x.totalFound, UniqueFound: len(x.unique), UniqueNormalized: len(nz.normalized),
-		Counts: countStatuses(v.records),
-		GateC:  GateCSummary{Status: g.Status, Metrics: g.Metrics, Warnings: g.Update.C.Warnings, Notes: g.Update.C.Notes},
+		Counts: countStatuses(v.records), Warnings: v.warnings,
+		GateC: GateCSummary{Status: g.Status, Metrics: g.Metrics, Warnings: g.Update.C.Warnings, Notes: g.Update.C.Notes},
 		InputsDigests: map[string]string{"extract": x.digest, "normalize": nz.digest, "validate": v.digest,
 			"gate_c": g.InputsDigest, "render": renderDigest},
 	}

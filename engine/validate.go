@@ -56,6 +56,9 @@ type ValidateResult struct {
 	BlockedURLsPath          *string         `json:"blocked_urls_path"`
 	BlockedURLsQueuePath     *string         `json:"blocked_urls_queue_path"`
 	BlockedURLsCount         int             `json:"blocked_urls_count"`
+	// Warnings are configuration problems that did not stop the run, e.g.
+	// provider credentials that may not be sent to the configured URL.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // workItem is one distinct normalized URL: its representative url-map item
@@ -86,6 +89,9 @@ type decision struct {
 type validation struct {
 	records []Citation
 	digest  string
+	// warnings are configuration problems found on the way (see
+	// EventWarning), in the order they were reported.
+	warnings []string
 }
 
 type validateDigest struct {
@@ -335,6 +341,7 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 			}
 		}
 	}
+	var warnings []string
 	if len(live) > 0 {
 		var (
 			mu       sync.Mutex
@@ -344,6 +351,12 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 			ev.Total = len(work)
 			return em.emit(ctx, ev)
 		})
+		for _, w := range lad.warnings {
+			warnings = append(warnings, w)
+			if err := em.emit(ctx, Event{Kind: EventWarning, Total: len(work), Detail: w}); err != nil {
+				return nil, err
+			}
+		}
 		lad.runLadder(ctx, live, func(it liveItem, d decision, at string) {
 			d.checkedAt = at
 			mu.Lock()
@@ -392,7 +405,7 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 	if err != nil {
 		return nil, err
 	}
-	return &validation{records: records, digest: digest}, nil
+	return &validation{records: records, digest: digest, warnings: warnings}, nil
 }
 
 func emptyFixtureDigest() string {
@@ -599,7 +612,7 @@ func (e *Engine) writeValidation(run *Run, in *validateInputs, v *validation) (*
 		ValidationTier: cfg.tier, ValidationTierSource: cfg.tierSource,
 		EffectiveEndpoints: cfg.endpoints, EndpointSources: cfg.endpointSources,
 		RunPolicySource: cfg.policySource, LadderPolicy: cfg.policy,
-		Validated: len(v.records), Counts: countStatuses(v.records), InputsDigest: v.digest,
+		Validated: len(v.records), Counts: countStatuses(v.records), InputsDigest: v.digest, Warnings: v.warnings,
 	}
 	if cfg.mode == ModeOnline {
 		res.OnlineDryRun, res.OnlineDryRunSource = &cfg.onlineDryRun, &cfg.onlineDryRunSource

@@ -47,6 +47,9 @@ func (p *Progress) handle(ev engine.Event) {
 		fmt.Fprintf(p.w, "citegate: %s\n", ev.Stage)
 	case engine.EventQueued:
 		p.step = max(1, ev.Total/10)
+	case engine.EventWarning:
+		p.endLine()
+		fmt.Fprintf(p.w, "citegate: warning: %s\n", ev.Detail)
 	case engine.EventAttempt:
 		if p.tty {
 			fmt.Fprintf(p.w, "\r\x1b[K[%d/%d] %s (attempt %d) %s", ev.Index+1, ev.Total, ev.Rung, ev.Attempt, ev.URL)

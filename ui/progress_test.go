@@ -65,3 +65,20 @@ func TestProgressShowsRetries(t *testing.T) {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }
+
+// TestProgressWarnings: a configuration warning is printed on its own line,
+// once, even on a terminal where progress redraws one line.
+func TestProgressWarnings(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		var b bytes.Buffer
+		ch := make(chan engine.Event, 3)
+		ch <- engine.Event{Kind: engine.EventAttempt, Index: 0, Total: 1, Rung: "direct_fetch", Attempt: 1, URL: "https://x.org/a"}
+		ch <- engine.Event{Kind: engine.EventWarning, Total: 1, Detail: "bright_data is never used: provider failed (refusing to send credentials over plain http to http://api.example)"}
+		close(ch)
+		NewProgress(&b, tty).Consume(ch)
+		want := "citegate: warning: bright_data is never used: provider failed (refusing to send credentials over plain http to http://api.example)\n"
+		if strings.Count(b.String(), "citegate: warning:") != 1 || !strings.Contains(b.String(), want) {
+			t.Errorf("tty %v: output %q", tty, b.String())
+		}
+	}
+}

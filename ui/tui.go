@@ -212,6 +212,9 @@ type Model struct {
 	summary    *engine.RunSummary
 	runErr     error
 	note       string
+	// warnings are the engine's EventWarning details, shown above the
+	// table for the whole run.
+	warnings []string
 }
 
 // NewModel returns the root model over events. Styles use lipgloss's
@@ -386,6 +389,8 @@ func (m *Model) applyEvents(evs []engine.Event) {
 		switch ev.Kind {
 		case engine.EventStage:
 			m.stage = ev.Stage
+		case engine.EventWarning:
+			m.warnings = append(m.warnings, ev.Detail)
 		case engine.EventQueued, engine.EventAttempt, engine.EventRetryWait, engine.EventAttemptDone, engine.EventFinished:
 			if ev.Kind == engine.EventQueued {
 				// A rerun announces a smaller Total; Gate C is still
@@ -502,6 +507,9 @@ func (m Model) bannerLines() []string {
 func (m Model) topLines() []string {
 	lines := m.bannerLines()
 	lines = append(lines, m.headerLine(), m.countsLine(), m.gateLine())
+	for _, w := range m.warnings {
+		lines = append(lines, m.c.st.note.Render(fit("⚠ "+clean(w), m.c.width)))
+	}
 	lines = append(lines, m.completionLines()...)
 	return append(lines, m.statusLine())
 }

@@ -1069,3 +1069,28 @@ func TestColourScreenKeepsLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestDetailShowsSiteProbe: the site probe the ladder sends for a page it
+// would call valid is listed among the citation's attempts, with its
+// outcome, and a warning event shows above the table.
+func TestDetailShowsSiteProbe(t *testing.T) {
+	h := newHarness(t, TUIOptions{})
+	h.events(0, engine.Event{Kind: engine.EventStage, Stage: "validate"}, queued(uValid, 1),
+		engine.Event{Kind: engine.EventWarning, Total: 1, Detail: "bright_data is never used: provider failed (refusing to send credentials over plain http to http://api.example)"})
+	h.events(10*time.Millisecond, attempt(uValid, "direct_fetch", 1))
+	h.events(300*time.Millisecond, attemptDone(uValid, "direct_fetch", 1, 300*time.Millisecond, "ok: html", 200), attempt(uValid, "site_probe", 1))
+	h.events(200*time.Millisecond,
+		attemptDone(uValid, "site_probe", 1, 200*time.Millisecond, "probe https://www.example.org/citegate-probe-0123456789abcdef: http 200 (a page that does not exist answers 200; compared)", 200),
+		finished(uValid, "direct_fetch", engine.Citation{Status: engine.StatusInvalid, HTTPStatus: intp(200),
+			Notes: "online ladder: direct_fetch; soft 404: answers like a page that does not exist (the same page a URL that does not exist gets)"}))
+	if !strings.Contains(h.view(), "⚠ bright_data is never used") {
+		t.Errorf("warning not shown:\n%s", h.view())
+	}
+	h.key("enter")
+	content := h.m.detail.render(h.clk.Now())
+	for _, want := range []string{"Attempts (2)", "direct_fetch #1", "site_probe #1", "took  200ms  probe https://www.example.org/", "http 200 (a page that does not exist answers 200; compared)"} {
+		if !strings.Contains(content, want) {
+			t.Errorf("detail lacks %q:\n%s", want, content)
+		}
+	}
+}

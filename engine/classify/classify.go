@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Tier is how thoroughly a citation is validated (run-config
@@ -13,14 +14,15 @@ type Tier string
 
 // The validation tiers, from cheapest to most thorough.
 const (
-	// Basic checks reachability only: any 2xx or final 3xx is valid, with
-	// whatever title is cheap; there is no content requirement because the
-	// rung may have used HEAD.
+	// Basic checks reachability: any 2xx or final 3xx is valid, with
+	// whatever title is cheap, unless a body that was read is a soft 404;
+	// there is no content requirement because the rung may have used HEAD.
 	Basic Tier = "basic"
-	// Standard classifies content fully (meaningful content, paywalls, bot
-	// walls) but does not look for soft 404s or mismatches.
+	// Standard classifies content fully: soft 404s, error pages, meaningful
+	// content, paywalls and login walls, bot walls.
 	Standard Tier = "standard"
-	// Thorough adds soft-404 and mismatch detection to Standard.
+	// Thorough adds content mismatch and the deep link redirected to a home
+	// page to Standard.
 	Thorough Tier = "thorough"
 )
 
@@ -44,8 +46,7 @@ const (
 	Valid Outcome = iota
 	// Paywalled: a real source behind a paywall, login wall or 401/402.
 	Paywalled
-	// Invalid: a definitive dead link (404/410, or a soft 404 at the
-	// thorough tier).
+	// Invalid: a definitive dead link (404/410, or a soft 404).
 	Invalid
 	// Mismatch: reachable, but clearly not the page the wave cited
 	// (thorough tier only).
@@ -104,7 +105,8 @@ type Verdict struct {
 	// `soft 404: title "Page not found"`, "http 404",
 	// "no meaningful content (83 chars)". Its first words name the rule
 	// family: "ok:", "reachable:", "http N", "bot wall:", "paywall:",
-	// "soft 404:", "mismatch:", "no meaningful content", "no response".
+	// "soft 404:", "error page:", "mismatch:", "no meaningful content",
+	// "no response".
 	Reason string
 	// Title, Publisher and Snippet (the evidence_snippet, ≤ 240 runes) are
 	// set for Valid, Paywalled and Mismatch verdicts when known.
@@ -117,24 +119,16 @@ const (
 	// minMeaningful is the readable-text size that makes a page meaningful
 	// without a title.
 	minMeaningful = 200
-	// wallThin: bot-wall pages are small; a page with this much main text is
-	// not treated as a wall on body markers alone.
-	wallThin = 1500
-	// wallTiny: weak (generic captcha) markers on a 2xx page only count when
-	// the page has almost no text.
-	wallTiny = 400
-	// paywallThin: subscription/login phrases only count on a page that
-	// does not also carry the article (a teaser plus a wall).
-	paywallThin = 3000
-	// vendorThin: a paywall vendor script with no other sign counts when the
-	// page shows no more than a teaser.
-	vendorThin = 1000
-	// soft404Thin: not-found phrases in the body only count on a page this
-	// small (anchors.md §D "very short body plus 'not found'").
-	soft404Thin = 600
-	// soft404TitleMax: a not-found title counts unless the page carries this
-	// much main text (an article about HTTP 404, say) with no other sign.
-	soft404TitleMax = 5000
+	// titleOnlyText: below this much text a title alone (with no
+	// description either) is not meaningful content — JS challenges and
+	// app shells are a title and nothing else.
+	titleOnlyText = 20
+	// shellText: a page that redirects by script or meta refresh and has
+	// less text than this is a redirect shell.
+	shellText = 100
+	// minDescription: a description this long stands in for the text of a
+	// page rendered by script.
+	minDescription = 50
 )
 
 // Classify judges one rung's result p for the citation c at the given tier
@@ -143,9 +137,10 @@ const (
 // Order of the rules: bot walls first (at every tier and status, since a
 // challenge says nothing about the page), then the status code (404/410
 // invalid, 401/402 paywalled, other non-2xx escalate), then — for 2xx or a
-// rung without a status — the tier's content rules: soft 404 and redirect
-// checks (thorough), paywall signals, meaningful content, content mismatch
-// (thorough).
+// rung without a status — soft 404s (every tier that read a body), error
+// pages, the redirect to a home page (thorough), paywalls and login walls,
+// meaningful content, and content mismatch (thorough). The basic tier stops
+// after soft 404s: it checks reachability.
 func Classify(p Page, c Citation, tier Tier) Verdict {
 	tier = tier.normalize()
 	st := p.StatusCode
@@ -178,7 +173,15 @@ func Classify(p Page, c Citation, tier Tier) Verdict {
 		return v.with(Escalate, "http "+strconv.Itoa(st))
 	}
 
+	if r := redirectSoft404(p); r != "" {
+		return v.with(Invalid, "soft 404: "+r)
+	}
 	empty := len(p.Body) == 0
+	if !empty {
+		if r := contentSoft404(p, c, in); r != "" {
+			return v.with(Invalid, "soft 404: "+r)
+		}
+	}
 	if tier == Basic {
 		if st == 0 && empty && p.Title == "" {
 			return v.with(Escalate, "no response (no status, no content)")
@@ -193,19 +196,21 @@ func Classify(p Page, c Citation, tier Tier) Verdict {
 		return v.with(Valid, "reachable: http "+strconv.Itoa(st))
 	}
 
-	if tier == Thorough {
-		if r := redirectSoft404(p); r != "" {
-			return v.with(Invalid, "soft 404: "+r)
+	if code, r := errorPage(in); r != "" {
+		if code == http.StatusUnauthorized {
+			v.Publisher = publisher(p, in)
+			return v.with(Paywalled, "paywall: login wall (401 page: "+r+")")
 		}
+		return v.with(Escalate, "error page: "+r)
+	}
+
+	if tier == Thorough {
 		if from, to, ok := deepLinkToHome(p); ok {
 			if t := errorishTitle(in); t != "" {
 				return v.with(Invalid, fmt.Sprintf("soft 404: deep link redirected to home page (title %s)", quote(t)))
 			}
 			fillMeta(&v, p, in, k)
 			return v.with(Mismatch, fmt.Sprintf("mismatch: deep link redirected to home page (%s → %s)", from, to))
-		}
-		if r := contentSoft404(in); r != "" && k != kindPDF && k != kindBinary {
-			return v.with(Invalid, "soft 404: "+r)
 		}
 	}
 
@@ -225,8 +230,16 @@ func Classify(p Page, c Citation, tier Tier) Verdict {
 		return v.with(Valid, "ok: document ("+mediaType(p.ContentType, "unknown type")+")")
 	}
 
-	if in.mainRunes < minMeaningful && in.bestTitle() == "" {
-		return v.with(Escalate, noContent(p, in.mainRunes))
+	if in.mainRunes < minMeaningful {
+		desc := utf8.RuneCountInString(in.metaDesc+in.ogDesc) >= minDescription
+		switch {
+		case (in.refresh || in.jsRedirect) && in.mainRunes < shellText && !desc:
+			return v.with(Escalate, "no meaningful content (a redirect by script or meta refresh)")
+		case in.bestTitle() == "":
+			return v.with(Escalate, noContent(p, in.mainRunes))
+		case in.mainRunes < titleOnlyText && !desc:
+			return v.with(Escalate, "no meaningful content (title only)")
+		}
 	}
 
 	if tier == Thorough {

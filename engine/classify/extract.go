@@ -6,8 +6,6 @@ import (
 	"mime"
 	"strings"
 	"unicode/utf8"
-
-	"golang.org/x/net/html"
 )
 
 // kind is how a body is read.
@@ -45,11 +43,11 @@ func (k kind) String() string {
 // Size caps that keep Classify fast on a 2 MB body.
 const (
 	keepText    = 32 << 10  // main text kept for phrase and token matching
-	rawPrefix   = 64 << 10  // body prefix searched for bot-wall markers
 	ldMax       = 512 << 10 // JSON-LD bytes kept
 	scriptScan  = 32 << 10  // bytes of each inline script searched for vendors
 	jsonScanMax = 1 << 20   // JSON bytes decoded
 	paraMax     = 4 << 10   // paragraph / heading capture
+	rawWindow   = 256 << 10 // body bytes searched for wall markers on a page that is not thin
 	fieldMax    = 4 << 10   // title and meta values kept
 )
 
@@ -153,18 +151,21 @@ type pageInfo struct {
 	kind kind
 
 	title, ogTitle, twTitle, h1, pTitle string
-	metaDesc, ogDesc                    string
+	metaDesc, ogDesc, ogType            string
 	siteName, appName                   string
 	ldPublisher, ldHeadline             string
+	ldArticle                           bool // JSON-LD declares an article type
 	firstPara                           string
+	headings                            []string // the first h1–h3 headings (HTML, markdown)
 
 	main      textAcc // readable text outside markup, nav, footer and aside
 	mainRunes int     // its length in runes
 	text      string  // its first keepText bytes
 	textLow   string  // lowerText(text), see lowText
 	lowered   bool
-	raw       []byte // the first rawPrefix bytes of the body
-	rawLow    string // raw, lowercased (see rawLower)
+	mainElem  textAcc // text of the main/article element (HTML)
+	raw       []byte  // the body (markup included), for bot-wall markers
+	rawLow    string  // raw, lowercased (see rawLower)
 
 	ld          [][]byte // JSON-LD blocks
 	ldSize      int
@@ -172,6 +173,10 @@ type pageInfo struct {
 	contentTier string // content_tier meta value, lowercased
 	vendor      string // paywall vendor seen in a script
 	password    bool   // a password input is present
+	userField   bool   // an e-mail input is present
+	forms       int    // number of <form> elements
+	refresh     bool   // <meta http-equiv=refresh> with a URL
+	jsRedirect  bool   // an inline script assigns the location
 }
 
 // bestTitle: og:title, <title>, the rung's title, the first <h1>, then
@@ -218,7 +223,7 @@ func analyze(p Page, k kind) *pageInfo {
 	in.mainRunes = in.main.runes
 	in.text = in.main.String()
 	if k != kindPDF && k != kindBinary {
-		in.raw = body[:min(len(body), rawPrefix)]
+		in.raw = body
 	}
 	in.readLD()
 	return in
@@ -234,11 +239,19 @@ func (in *pageInfo) lowText() string {
 	return in.textLow
 }
 
-// rawLower is the lowercased body prefix, computed on first use (only the
-// bot-wall rules need it, and only for error statuses or thin pages).
+// rawLower is the lowercased body, computed on first use. Bot-wall
+// markers are searched in it: in the whole body of a thin page (a
+// challenge can sit behind a megabyte of inline CSS), in the first
+// rawWindow bytes of any other (the markup a wall would carry there is
+// near the top, and lowercasing and searching megabytes of an ordinary
+// page costs more than it can find).
 func (in *pageInfo) rawLower() string {
 	if in.rawLow == "" && len(in.raw) > 0 {
-		in.rawLow = string(bytes.ToLower(in.raw))
+		b := in.raw
+		if in.mainRunes >= wallThin && len(b) > rawWindow {
+			b = b[:rawWindow]
+		}
+		in.rawLow = string(bytes.ToLower(b))
 	}
 	return in.rawLow
 }
@@ -255,158 +268,6 @@ func inlineTag(name string) bool {
 		return true
 	}
 	return false
-}
-
-// scanHTML reads an HTML (or XML) document: the pre-pass collects the
-// page-wide signals, then the x/net/html tokenizer reads the remaining
-// markup once for the title, the readable text, the first substantive
-// paragraph and the first <h1>. Tokenizing stops when keepText bytes of
-// main text are in hand; mainRunes is then a lower bound, which is all the
-// thresholds need.
-func scanHTML(body []byte, in *pageInfo) {
-	z := html.NewTokenizer(&spanReader{b: body, spans: prepass(body, in)})
-	skipText := false // the next text token is the content of a raw element
-	inTitle := false
-	hidden, boiler := 0, 0 // depth in template/svg/math; in nav/footer/aside
-	capP, capH1 := false, false
-	para := textAcc{max: paraMax}
-	head := textAcc{max: paraMax}
-	var nb [16]byte
-	finishP := func() {
-		if capP {
-			capP = false
-			if s := collapse(para.String()); utf8.RuneCountInString(s) >= 80 {
-				in.firstPara = s
-			}
-			para = textAcc{max: paraMax}
-		}
-	}
-	finishH1 := func() {
-		if capH1 {
-			capH1 = false
-			in.h1 = collapse(head.String())
-		}
-	}
-	for {
-		tt := z.Next()
-		switch tt {
-		case html.ErrorToken:
-			finishP()
-			finishH1()
-			return
-		case html.TextToken:
-			if skipText {
-				skipText = false
-				if inTitle {
-					inTitle = false
-					in.title = collapse(window(string(z.Text()), fieldMax))
-				}
-				continue
-			}
-			if hidden > 0 {
-				continue
-			}
-			t := z.Text()
-			if boiler == 0 {
-				in.main.add(t)
-				if in.main.full && !capP && !capH1 {
-					return
-				}
-			}
-			if capP {
-				para.add(t)
-			}
-			if capH1 {
-				head.add(t)
-			}
-		case html.StartTagToken, html.SelfClosingTagToken:
-			skipText, inTitle = false, false
-			self := tt == html.SelfClosingTagToken
-			// The name is read from the raw token: TagName allocates.
-			name := rawTagName(z.Raw(), &nb)
-			switch name {
-			case "script", "style", "noscript", "iframe", "noembed", "noframes", "xmp", "textarea", "plaintext":
-				skipText = !self
-				continue
-			case "title":
-				if !self {
-					skipText = true
-					inTitle = hidden == 0 && in.title == ""
-				}
-				continue
-			case "meta", "input", "link":
-				continue
-			case "template", "svg", "math":
-				if !self {
-					hidden++
-				}
-				continue
-			case "nav", "footer", "aside":
-				if !self {
-					boiler++
-				}
-			case "br":
-				in.main.sep()
-				para.sep()
-				head.sep()
-				continue
-			}
-			if inlineTag(name) {
-				continue
-			}
-			in.main.sep()
-			head.sep()
-			finishP()
-			switch name {
-			case "p":
-				if in.firstPara == "" && boiler == 0 && hidden == 0 && !self {
-					capP = true
-				}
-			case "h1":
-				if in.h1 == "" && hidden == 0 && !self {
-					capH1 = true
-				}
-			}
-		case html.EndTagToken:
-			skipText, inTitle = false, false
-			name := rawTagName(z.Raw(), &nb)
-			switch name {
-			case "template", "svg", "math":
-				if hidden > 0 {
-					hidden--
-				}
-				continue
-			case "nav", "footer", "aside":
-				if boiler > 0 {
-					boiler--
-				}
-			case "p":
-				finishP()
-			case "h1":
-				finishH1()
-			}
-			if !inlineTag(name) {
-				in.main.sep()
-				para.sep()
-				head.sep()
-			}
-		default:
-			skipText, inTitle = false, false
-		}
-	}
-}
-
-// rawTagName is the lowercased name of a raw start or end tag token.
-func rawTagName(raw []byte, buf *[16]byte) string {
-	i := 1
-	if i < len(raw) && raw[i] == '/' {
-		i++
-	}
-	if i > len(raw) {
-		return ""
-	}
-	name, _ := tagName(raw[i:], buf)
-	return name
 }
 
 // keepLD keeps a JSON-LD block, up to ldMax bytes in all.
@@ -427,12 +288,15 @@ func (in *pageInfo) readLD() {
 		if in.freeFalse == "" && ldNotFree(bytes.ToLower(b)) {
 			in.freeFalse = "JSON-LD"
 		}
-		if in.ldPublisher != "" && in.ldHeadline != "" {
+		if in.ldPublisher != "" && in.ldHeadline != "" && in.ldArticle {
 			continue
 		}
 		var v any
 		if json.Unmarshal(b, &v) != nil {
 			continue
+		}
+		if !in.ldArticle {
+			in.ldArticle = hasArticleType(v, 0)
 		}
 		ids := map[string]map[string]any{}
 		collectIDs(v, ids, 0)
@@ -444,6 +308,50 @@ func (in *pageInfo) readLD() {
 		}
 	}
 	in.ld = nil
+}
+
+// articleTypes are the schema.org types of a document that is an article.
+var articleTypes = map[string]bool{"article": true, "newsarticle": true, "blogposting": true, "scholarlyarticle": true,
+	"techarticle": true, "report": true, "analysisnewsarticle": true, "reportagenewsarticle": true, "opinionnewsarticle": true,
+	"reviewnewsarticle": true, "backgroundnewsarticle": true, "socialmediaposting": true, "medicalscholarlyarticle": true}
+
+// hasArticleType reports an @type (or @graph member's @type) that is an
+// article type.
+func hasArticleType(v any, depth int) bool {
+	if depth > ldDepth {
+		return false
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		switch ty := t["@type"].(type) {
+		case string:
+			if articleTypes[strings.ToLower(ty)] {
+				return true
+			}
+		case []any:
+			for _, x := range ty {
+				if s, ok := x.(string); ok && articleTypes[strings.ToLower(s)] {
+					return true
+				}
+			}
+		}
+		if g, ok := t["@graph"]; ok {
+			return hasArticleType(g, depth+1)
+		}
+	case []any:
+		for _, c := range t {
+			if hasArticleType(c, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// articlePage reports a page that declares itself an article (og:type
+// article or a JSON-LD article type) and carries the text of one.
+func (in *pageInfo) articlePage() bool {
+	return (in.ldArticle || strings.EqualFold(in.ogType, "article")) && in.mainRunes >= leadMaxPage
 }
 
 // ldNotFree finds `"isaccessibleforfree": false` (or "false") in a
@@ -628,6 +536,9 @@ func scanLines(body []byte, in *pageInfo, md bool) {
 			h := collapse(mdInline(strings.TrimRight(t[level:], "# \t")))
 			if level == 1 && in.h1 == "" {
 				in.h1 = h
+			}
+			if level <= 3 && h != "" && len(in.headings) < maxHeadings {
+				in.headings = append(in.headings, h)
 			}
 			if firstHeading == "" {
 				firstHeading = h

@@ -55,9 +55,9 @@ func TestRedirectRules(t *testing.T) {
 		{"shallow to home", "https://news.example/about", "https://news.example/", "", "", false},
 		{"to 404", deep, "https://news.example/404", "redirected to /404", "", false},
 		{"cited 404 page itself", "https://news.example/404", "https://news.example/404.html", "", "", false},
-		{"to login", deep, "https://news.example/account/login?next=%2Fworld", "", "redirected to login page", false},
-		{"to login host", deep, "https://login.news.example/", "", "redirected to login page", true},
-		{"to subscribe", deep, "https://news.example/subscribe?ref=wall", "", "redirected to subscription page", false},
+		{"to login", deep, "https://news.example/account/login?next=%2Fworld", "", "login wall (redirected to a sign-in page)", false},
+		{"to login host", deep, "https://login.news.example/", "", "login wall (redirected to a sign-in page)", true},
+		{"to subscribe", deep, "https://news.example/subscribe?ref=wall", "", "subscription wall (redirected to a subscription page)", false},
 		{"cited login page", "https://news.example/login", "https://news.example/login?x=1", "", "", false},
 	} {
 		p := Page{RequestedURL: tc.req, FinalURL: tc.final}
@@ -178,7 +178,7 @@ func TestSniff(t *testing.T) {
 	}
 }
 
-func TestPrepass(t *testing.T) {
+func TestScanHTML(t *testing.T) {
 	body := []byte(`<html><head><META NAME="Description" CONTENT="A &amp; B"><Script type="application/ld+json">{"publisher":"P"}</SCRIPT>` +
 		`<!-- <title>commented</title> --><title>Real</title><style>p{}</style></head>` +
 		`<body><svg><title>icon</title><text>svg text</text></svg><template><p>hidden</p></template>` +

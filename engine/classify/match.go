@@ -39,9 +39,15 @@ var stopWords = func() map[string]bool {
 }()
 
 // shellPhrases mark a page whose content is rendered by script.
-var shellPhrases = []string{
+var shellPhrases = phrases(
 	"enable javascript", "javascript is disabled", "javascript is required", "requires javascript",
 	"turn on javascript", "javascript must be enabled", "browser is not supported", "update your browser",
+)
+
+// shellPage reports a page whose text asks for script or a newer browser.
+func shellPage(in *pageInfo) bool {
+	_, ok := firstPhrase(fold(runePrefix(in.text, 4000)), shellPhrases)
+	return ok
 }
 
 // genericWords carry no topic in a citation line.
@@ -178,7 +184,7 @@ func contentMismatch(c Citation, p Page, in *pageInfo) string {
 	}
 	// An app shell or a generic landing title says nothing about the
 	// content behind it.
-	if in.mainRunes < 2*wallThin && findPhrase(in.lowText(), shellPhrases) != "" {
+	if in.mainRunes < 2*wallThin && shellPage(in) {
 		return ""
 	}
 	if t := lowerText(title); t == lowerText(in.siteName) || t == lowerText(in.appName) {

@@ -188,7 +188,8 @@ func locale(s string) bool {
 // loginSegments and subscribeSegments are path segments of sign-in and
 // subscription pages.
 var loginSegments = map[string]bool{
-	"login": true, "log-in": true, "signin": true, "sign-in": true, "sign_in": true, "logon": true,
+	"login": true, "log-in": true, "signin": true, "sign-in": true, "sign_in": true, "logon": true, "wp-login": true,
+	"signon": true, "adfs": true, "logowanie": true, "anmelden": true, "connexion": true, "inloggen": true,
 	"sso": true, "oauth": true, "oauth2": true, "authorize": true, "authenticate": true, "auth": true,
 	"servicelogin": true, "session": true, "sessions": true, "account-login": true,
 }
@@ -228,8 +229,11 @@ func loginRedirect(p Page) string {
 	if kind(req) != "" {
 		return ""
 	}
-	if k := kind(fin); k != "" {
-		return "redirected to " + k + " page"
+	switch kind(fin) {
+	case "login":
+		return "login wall (redirected to a sign-in page)"
+	case "subscription":
+		return "subscription wall (redirected to a subscription page)"
 	}
 	return ""
 }

@@ -76,6 +76,20 @@ type apifyErrorEnvelope struct {
 	} `json:"error"`
 }
 
+// Check reports a configuration that can never work — a token set but a
+// base URL it may not be sent to — without sending anything; nil when the
+// rung is usable or not configured.
+func (a *Apify) Check() error {
+	if strings.TrimSpace(a.Token) == "" {
+		return nil
+	}
+	c := &call{provider: ProviderApify, secret: a.Token}
+	if _, err := c.endpoint(a.BaseURL, ApifyDefaultBaseURL, apifyPath, true); err != nil {
+		return err
+	}
+	return nil
+}
+
 // Fetch runs the Actor for target. A 201 with an item whose
 // crawl.requestStatus is "handled" is success, whatever the target's
 // crawl.httpStatusCode; a "failed" item or an empty dataset is

@@ -63,6 +63,21 @@ const (
 	hdrBrdErrCode   = "X-Brd-Err-Code"    // proxy-level code: policy_20000, client_10100, …
 )
 
+// Check reports a configuration that can never work — credentials set but a
+// base URL they may not be sent to (plain http to a remote host, userinfo,
+// not http(s)) — without sending anything; nil when the rung is usable or
+// not configured.
+func (b *BrightData) Check() error {
+	if strings.TrimSpace(b.APIKey) == "" || strings.TrimSpace(b.Zone) == "" {
+		return nil
+	}
+	c := &call{provider: ProviderBrightData, secret: b.APIKey}
+	if _, err := c.endpoint(b.BaseURL, BrightDataDefaultBaseURL, "/request", true); err != nil {
+		return err
+	}
+	return nil
+}
+
 // Fetch asks the Web Unlocker for target. The outer status of the Direct API
 // is 200 whenever the request was accepted; the target's status is then in
 // x-brd-status-code and Content.StatusCode, whatever it is. A response that

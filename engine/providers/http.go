@@ -163,17 +163,17 @@ func (c *call) endpoint(base, def, path string, carriesSecret bool) (string, *Er
 	if err != nil || u.Host == "" {
 		return "", c.fail(ErrProviderFailed, "invalid provider base URL")
 	}
+	if u.User != nil {
+		return "", c.fail(ErrProviderFailed, "provider base URL carries userinfo")
+	}
 	switch strings.ToLower(u.Scheme) {
 	case "https":
 	case "http":
 		if carriesSecret && !isLoopbackHost(u.Hostname()) {
-			return "", c.fail(ErrProviderFailed, "refusing to send credentials over plain http")
+			return "", c.fail(ErrProviderFailed, "refusing to send credentials over plain http to http://"+c.sanitize(u.Host))
 		}
 	default:
 		return "", c.fail(ErrProviderFailed, "provider base URL is not http(s)")
-	}
-	if u.User != nil {
-		return "", c.fail(ErrProviderFailed, "provider base URL carries userinfo")
 	}
 	if path == "" {
 		return strings.TrimSpace(base), nil // a full endpoint, used as given

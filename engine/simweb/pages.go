@@ -230,3 +230,61 @@ const (
 		"<P>https&#58;&#47;&#47;errors&#46;edgesuite&#46;net&#47;18&#46;6f3e1702&#46;1767225600&#46;2b4c9a1</P>\n" +
 		"</BODY>\n</HTML>\n"
 )
+
+// Pages of the issue-9 scenarios: soft 404s that only the content or the
+// site probe gives away, challenges served with 200 or 401, sign-in pages
+// and teasers. Written after the real templates' markers, not copied.
+const (
+	tomcatNotFound = `<!doctype html><html lang="en"><head><title>HTTP Status 404 – Not Found</title>` +
+		`<style type="text/css">body {font-family:Tahoma,Arial,sans-serif;} h1 {font-size:22px;}</style></head>` +
+		`<body><h1>HTTP Status 404 – Not Found</h1><hr class="line" /><p><b>Type</b> Status Report</p>` +
+		`<p><b>Message</b> /documents/2025/annual-permits-summary</p><p><b>Description</b> The origin server did not find a ` +
+		`current representation for the target resource or is not willing to disclose that one exists.</p>` +
+		`<hr class="line" /><h3>Apache Tomcat/9.0.82</h3></body></html>`
+
+	czechNotFound = `<!DOCTYPE html><html lang="cs"><head><meta charset="utf-8"><title>Stránka nenalezena | Město Příklad</title></head>` +
+		`<body><header><a href="/">Město Příklad</a></header><nav>Úřad Zprávy Kultura Sport Kontakty</nav>` +
+		`<main><h1>Chyba 404</h1><p>Požadovaná stránka nebyla nalezena. Mohla být přesunuta nebo odstraněna.</p>` +
+		`<p>Pokračujte prosím na <a href="/">úvodní stránku</a> nebo použijte vyhledávání.</p></main>` +
+		`<footer>© 2026 Město Příklad</footer></body></html>`
+
+	sucuriChallenge = `<html><title>You are being redirected...</title>` +
+		`<noscript>Javascript is required. Please enable javascript before you are allowed to see this page.</noscript>` +
+		`<script>var s={},u,c,U,r,i,l=0,a,e=eval,w=String.fromCharCode,sucuri_cloudproxy_js='',S='cz0iNSIuc2xpY2UoMCwxKSArICcnICsgImQiOw==';` +
+		`L=S.length;U=0;r='';var A='ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';` +
+		`document.cookie='sucuri_cloudproxy_uuid_0a1b2c3d4=' + r + ';path=/;max-age=86400'; location.reload();</script></html>`
+
+	anubisChallenge = `<!doctype html><html lang="en"><head><title>Making sure you&#39;re not a bot!</title>` +
+		`<script id="anubis_version" type="application/json">"v1.21.3"</script>` +
+		`<script id="anubis_challenge" type="application/json">{"challenge":"0a1b2c3d4e5f","rules":{"difficulty":4}}</script>` +
+		`<script async type="module" src="/.within.website/x/cmd/anubis/static/js/main.mjs"></script></head>` +
+		`<body><main><h1 id="title">Making sure you&#39;re not a bot!</h1><p id="status">Loading...</p>` +
+		`<p>You are seeing this because the administrator of this website has set up Anubis to protect the server against ` +
+		`the scourge of AI companies aggressively scraping websites.</p><footer><p>Protected by Anubis From Techaro.</p></footer>` +
+		`</main></body></html>`
+
+	bankLogin = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Sign In | Example Bank Online Banking</title>` +
+		`<meta name="robots" content="noindex"></head><body><header><a href="/">Example Bank</a></header>` +
+		`<main><h1>Sign in to Online Banking</h1><form action="/auth/login" method="post">` +
+		`<label>User ID <input type="text" name="userid" autocomplete="username"></label>` +
+		`<label>Password <input type="password" name="password" autocomplete="current-password"></label>` +
+		`<label><input type="checkbox" name="remember"> Remember my user ID</label>` +
+		`<button type="submit">Sign in</button></form><p><a href="/forgot">Forgot your user ID or password?</a></p>` +
+		`<p>Example Bank will never ask for your password by e-mail or text message. Member FDIC. Equal Housing Lender.</p></main>` +
+		`<footer>© 2026 Example Bank</footer></body></html>`
+
+	membersTeaser = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Port congestion eases as freight rates fall | Trade Weekly</title>` +
+		`<meta property="og:title" content="Port congestion eases as freight rates fall"></head><body>` +
+		`<header><a href="/">Trade Weekly</a> <a href="/login">Sign in</a></header><main><article>` +
+		`<h1>Port congestion eases as freight rates fall</h1><p class="byline">By Ana Costa · 2026-02-03</p>` +
+		`<p>Container queues outside the largest European ports shrank to their lowest level in two years in January, ` +
+		`as spot freight rates on the main Asia–Europe lane fell for a sixth straight week.</p>` +
+		`<div class="wall"><h2>Members only</h2><p>Join now or sign in to read the full story. Trade Weekly members get ` +
+		`unlimited access to news, data and analysis.</p><a href="/join">Join now</a> <a href="/login">Sign in</a></div>` +
+		`</article></main><footer>© 2026 Trade Weekly</footer></body></html>`
+
+	appShell = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Fleet Dashboards</title>` +
+		`<meta name="description" content="Interactive dashboards on fleet electrification, charging and vehicle costs.">` +
+		`<script type="module" src="/assets/index-4f2a9c.js"></script></head>` +
+		`<body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript></body></html>`
+)

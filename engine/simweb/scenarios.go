@@ -134,6 +134,14 @@ const (
 	hostFlaky        = "flaky.example.net"
 	hostEmpty        = "empty.example.org"
 	hostMembers      = "members.example.com"
+	hostRecords      = "records.example.gov"
+	hostMesto        = "www.mesto-priklad.cz"
+	hostCatchall     = "www.catchall-review.sim"
+	hostAppShell     = "app.fleet-dashboards.sim"
+	hostCoastal      = "www.coastal-news.sim"
+	hostForge        = "git.opensource-forge.sim"
+	hostBank         = "portal.example-bank.sim"
+	hostTrade        = "www.trade-weekly.sim"
 )
 
 var scenarioDefs = []scenarioDef{
@@ -156,7 +164,7 @@ var scenarioDefs = []scenarioDef{
 	{name: "gone-410", host: hostOld, path: "/2018/products/model-x",
 		linkText: "Example Corp Model X product page", standard: invalid, thorough: invalid, rung: RungDirect},
 	{name: "soft-404", host: hostBlog, path: "/posts/quantum-batteries-explained",
-		linkText: "Quantum batteries explained", standard: valid, thorough: invalid, rung: RungDirect},
+		linkText: "Quantum batteries explained", standard: invalid, thorough: invalid, rung: RungDirect},
 	{name: "redirect-chain", host: hostShort, path: "/x7Kq2",
 		linkText: "Deep-sea mining, explained", standard: valid, thorough: valid, rung: RungDirect,
 		finalHost: hostMagazine, finalPath: "/features/deep-sea-mining-explained"},
@@ -177,6 +185,31 @@ var scenarioDefs = []scenarioDef{
 		linkText: "Quarterly water quality bulletin", standard: blocked, thorough: blocked, rung: ""},
 	{name: "credential-query", host: hostMembers, path: "/reports/q3-2026?token=" + SecretToken,
 		linkText: "Q3 2026 member report", standard: valid, thorough: valid, rung: RungDirect},
+	// Soft 404s at the default tier: a server's error template and a page
+	// in Czech, both served with 200; a catch-all site whose answer only
+	// the site probe gives away (a real article on it stays valid).
+	{name: "soft-404-server-template", host: hostRecords, path: "/documents/2025/annual-permits-summary",
+		linkText: "Annual permits summary 2025", standard: invalid, thorough: invalid, rung: RungDirect},
+	{name: "soft-404-czech", host: hostMesto, path: "/zpravy/2026/nova-knihovna-otevrena",
+		linkText: "Nová knihovna otevřena", standard: invalid, thorough: invalid, rung: RungDirect},
+	{name: "soft-404-probe", host: hostCatchall, path: "/reviews/2026/best-heat-pumps-compared",
+		linkText: "The best heat pumps, compared", standard: invalid, thorough: invalid, rung: RungDirect},
+	{name: "catchall-real-article", host: hostCatchall, path: "/reviews/2026/induction-hobs-tested",
+		linkText: "Induction hobs tested", standard: valid, thorough: valid, rung: RungDirect},
+	// Every path of a script-rendered site answers the same shell: the
+	// probe shows it, and the unlocker's rendering has the article.
+	{name: "app-shell", host: hostAppShell, path: "/reports/2026/fleet-electrification",
+		linkText: "Fleet electrification report 2026", standard: valid, thorough: valid, rung: RungBrightData},
+	// Challenges served with 200 and with 401: never valid, never paywalled.
+	{name: "sucuri-challenge-200", host: hostCoastal, path: "/2026/02/storm-surge-barrier-approved",
+		linkText: "Storm surge barrier approved", standard: valid, thorough: valid, rung: RungBrightData},
+	{name: "anubis-401", host: hostForge, path: "/project/wiki/Release-notes-4.2",
+		linkText: "Release notes 4.2", standard: blocked, thorough: blocked, rung: ""},
+	// A sign-in page served directly, and a members-only teaser.
+	{name: "login-page", host: hostBank, path: "/statements/2026/q1-summary",
+		linkText: "Q1 2026 account summary", standard: paywalled, thorough: paywalled, rung: RungDirect},
+	{name: "members-teaser", host: hostTrade, path: "/news/2026/02/port-congestion-eases",
+		linkText: "Port congestion eases as freight rates fall", standard: paywalled, thorough: paywalled, rung: RungDirect},
 }
 
 // scenarioNamed returns the scenario called name.
@@ -548,7 +581,90 @@ func (w *Web) script() (map[string]*site, map[string]remote) {
 		writeHTML(rw, http.StatusUnauthorized, login)
 	}})
 
+	w.scriptIssue9(add, know, page)
 	return sites, remotes
+}
+
+// scriptIssue9 adds the hosts of the soft-404, challenge and login-wall
+// scenarios.
+func (w *Web) scriptIssue9(add func(host, name string, pages map[string]handler) *site,
+	know func(host, path string, a *article, bd bdAnswer, ap apifyAnswer), page func(host, path string, a *article) []byte) {
+	unlocked := bdAnswer{status: http.StatusOK}
+	crawled := apifyAnswer{handled: true, status: http.StatusOK}
+
+	// A Tomcat 404 report and a Czech "page not found", both with 200.
+	add(hostRecords, "Example Records Office", nil).fallback = static(http.StatusOK, []byte(tomcatNotFound))
+	add(hostMesto, "Město Příklad", nil).fallback = static(http.StatusOK, []byte(czechNotFound))
+
+	// A catch-all site: every unknown path answers 200 with the landing
+	// page, which says nothing about a missing page.
+	landing := (&article{SiteName: "Catchall Review", Title: "Catchall Review | Independent tests of home appliances",
+		Description: "Independent tests of heat pumps, hobs, washing machines and other home appliances.",
+		Paragraphs: []string{
+			"Catchall Review tests home appliances in its own laboratory and publishes every measurement alongside the verdict.",
+			"Latest reviews: quiet dishwashers under 45 decibels, compact heat-pump dryers, and the cheapest way to heat a small flat.",
+			"Our testers buy every product in a shop, like any customer, and never accept samples from manufacturers.",
+		}}).html(w.URL(hostCatchall, "/"))
+	hobs := &article{
+		SiteName:    "Catchall Review",
+		Headline:    "Induction hobs tested",
+		Description: "We timed how long eleven induction hobs take to boil a litre of water and measured their standby power.",
+		Author:      "Lena Fischer",
+		Published:   "2026-01-22",
+		Paragraphs: []string{
+			"We timed how long eleven induction hobs take to bring a litre of water to the boil: the fastest needed 2 minutes 41 seconds, the slowest almost five minutes.",
+			"Standby power ranged from 0.3 to 2.1 watts. Two models kept their fans running for several minutes after being switched off.",
+		},
+	}
+	real := scenarioNamed("catchall-real-article").path
+	add(hostCatchall, "Catchall Review", map[string]handler{
+		real: static(http.StatusOK, page(hostCatchall, real, hobs)),
+	}).fallback = static(http.StatusOK, landing)
+
+	// A script-rendered app: the same shell for every path; the unlocker
+	// (a browser) gets the rendered report.
+	fleet := &article{
+		SiteName:    "Fleet Dashboards",
+		Headline:    "Fleet electrification report 2026",
+		Description: "Electric vans made up 18 percent of new fleet registrations in 2025.",
+		Published:   "2026-02-10",
+		Type:        "Report",
+		Paragraphs: []string{
+			"Electric vans made up 18 percent of new fleet registrations in 2025, up from 11 percent a year earlier.",
+			"Depot charging remains the main constraint: a third of operators reported waiting more than a year for a grid connection.",
+		},
+	}
+	d := scenarioNamed("app-shell")
+	add(hostAppShell, "Fleet Dashboards", nil).fallback = static(http.StatusOK, []byte(appShell))
+	know(hostAppShell, d.path, fleet, unlocked, crawled)
+
+	// Sucuri's JS cookie challenge, served with 200; the unlocker passes it.
+	surge := &article{
+		SiteName:    "Coastal News",
+		Headline:    "Storm surge barrier approved",
+		Description: "The regional council approved a movable storm surge barrier for the estuary.",
+		Author:      "Tom Hale",
+		Published:   "2026-02-14",
+		Paragraphs: []string{
+			"The regional council approved a movable storm surge barrier for the estuary, to be completed by 2032 at a cost of 640 million.",
+			"The barrier will close about ten times a year at current sea levels, and more often as levels rise.",
+		},
+	}
+	d = scenarioNamed("sucuri-challenge-200")
+	add(hostCoastal, "Coastal News", map[string]handler{d.path: func(rw http.ResponseWriter, _ *http.Request, _ int) {
+		rw.Header().Set("Server", "Sucuri/Cloudproxy")
+		writeHTML(rw, http.StatusOK, []byte(sucuriChallenge))
+	}})
+	know(hostCoastal, d.path, surge, unlocked, crawled)
+
+	// Anubis answers 401 with its proof-of-work page; no provider gets in.
+	d = scenarioNamed("anubis-401")
+	add(hostForge, "Open Source Forge", map[string]handler{d.path: static(http.StatusUnauthorized, []byte(anubisChallenge))})
+
+	// A bank's sign-in page at every path, and a members-only teaser.
+	add(hostBank, "Example Bank", nil).fallback = static(http.StatusOK, []byte(bankLogin))
+	d = scenarioNamed("members-teaser")
+	add(hostTrade, "Trade Weekly", map[string]handler{d.path: static(http.StatusOK, []byte(membersTeaser))})
 }
 
 // SyntheticTitle is the headline of synthetic page /a/{i} on host (see

@@ -28,6 +28,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/citegate/citegate/engine/classify"
 	"github.com/citegate/citegate/netguard"
 )
 
@@ -69,6 +70,7 @@ type Web struct {
 	active    sync.WaitGroup // handlers in flight; Add only under mu while !closed
 	synthetic map[string]int // host -> number of /a/{i} pages
 	counts    map[string]int
+	probes    map[string]int // requests for a citegate site probe, by host
 	targets   []string
 	closeOnce sync.Once
 }
@@ -87,6 +89,7 @@ func Start(opts Options) (*Web, error) {
 		done:      make(chan struct{}),
 		synthetic: map[string]int{},
 		counts:    map[string]int{},
+		probes:    map[string]int{},
 	}
 	w.scripted, w.remotes = w.script()
 	w.srv = &http.Server{
@@ -181,12 +184,31 @@ func (w *Web) GuardOptions() []netguard.Option {
 }
 
 // Requests returns how many requests host received since Start or the
-// last Reset. Requests to a provider API count under its host name
-// (BrightDataHost, ApifyHost).
+// last Reset, site probes (see Probes) not included. Requests to a
+// provider API count under its host name (BrightDataHost, ApifyHost).
 func (w *Web) Requests(host string) int {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	return w.counts[normHost(host)]
+}
+
+// Probes returns how many site-probe requests (a path containing
+// classify.ProbeName) host received since Start or the last Reset.
+func (w *Web) Probes(host string) int {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.probes[normHost(host)]
+}
+
+// TotalProbes is the number of site-probe requests over every host.
+func (w *Web) TotalProbes() int {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	n := 0
+	for _, c := range w.probes {
+		n += c
+	}
+	return n
 }
 
 // Reset zeroes every request counter and forgets the provider targets.
@@ -196,6 +218,7 @@ func (w *Web) Reset() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	clear(w.counts)
+	clear(w.probes)
 	w.targets = nil
 }
 
@@ -243,8 +266,15 @@ func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.active.Add(1)
-	w.counts[host]++
-	n := w.counts[host]
+	// A site probe (classify.ProbeName) is counted on its own, so that
+	// scripted hosts' request ordinals stay those of the citations.
+	var n int
+	if strings.Contains(r.URL.Path, classify.ProbeName) {
+		w.probes[host]++
+	} else {
+		w.counts[host]++
+		n = w.counts[host]
+	}
 	pages, synthetic := w.synthetic[host]
 	w.mu.Unlock()
 	defer w.active.Done()

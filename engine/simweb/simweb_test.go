@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citegate/citegate/engine/classify"
 	"github.com/citegate/citegate/netguard"
 )
 
@@ -199,7 +200,7 @@ func TestCatalogue(t *testing.T) {
 			}
 		}
 	}
-	must(t, len(seen) == 19, "want 19 scenarios, have %d", len(seen))
+	must(t, len(seen) == 28, "want 28 scenarios, have %d", len(seen))
 	for _, h := range w.Hosts() {
 		// The default port policy refuses the web's port; on port 80 the
 		// names themselves pass, so nothing but the allow rules admits them.
@@ -335,6 +336,46 @@ func TestScenarios(t *testing.T) {
 			must(t, a.status == 401, "without token: %d", a.status)
 			a = get(t, c, bare+"?token=wrong")
 			must(t, a.status == 401, "wrong token: %d", a.status)
+		},
+		"soft-404-server-template": func(t *testing.T, s Scenario) {
+			a := get(t, c, s.URL)
+			must(t, a.status == 200 && title(a.body) == "HTTP Status 404 – Not Found", "%d %q", a.status, title(a.body))
+		},
+		"soft-404-czech": func(t *testing.T, s Scenario) {
+			a := get(t, c, s.URL)
+			must(t, a.status == 200 && strings.Contains(a.body, "nebyla nalezena"), "%d %q", a.status, title(a.body))
+		},
+		"soft-404-probe": func(t *testing.T, s Scenario) {
+			// The cited path and a path that cannot exist get the same
+			// landing page, which names no error.
+			a, b := get(t, c, s.URL), get(t, c, w.URL(hostCatchall, "/reviews/2026/"+classify.ProbeName+"0123"))
+			must(t, a.status == 200 && b.status == 200 && a.body == b.body, "%d %d", a.status, b.status)
+			low := strings.ToLower(a.body)
+			must(t, !strings.Contains(low, "not found") && !strings.Contains(low, "404") && !strings.Contains(low, "heat pumps, compared"), "landing page gives itself away")
+		},
+		"catchall-real-article": func(t *testing.T, s Scenario) {
+			a := get(t, c, s.URL)
+			must(t, a.status == 200 && strings.Contains(a.body, "<h1>Induction hobs tested</h1>"), "%d", a.status)
+		},
+		"app-shell": func(t *testing.T, s Scenario) {
+			a, b := get(t, c, s.URL), get(t, c, w.URL(hostAppShell, "/anything"))
+			must(t, a.status == 200 && a.body == b.body && strings.Contains(a.body, `<div id="root"></div>`), "%d", a.status)
+		},
+		"sucuri-challenge-200": func(t *testing.T, s Scenario) {
+			a := get(t, c, s.URL)
+			must(t, a.status == 200 && strings.Contains(a.body, "sucuri_cloudproxy_js"), "%d", a.status)
+		},
+		"anubis-401": func(t *testing.T, s Scenario) {
+			a := get(t, c, s.URL)
+			must(t, a.status == 401 && strings.Contains(a.body, "anubis_challenge"), "%d", a.status)
+		},
+		"login-page": func(t *testing.T, s Scenario) {
+			a := get(t, c, s.URL)
+			must(t, a.status == 200 && strings.Contains(a.body, `type="password"`), "%d", a.status)
+		},
+		"members-teaser": func(t *testing.T, s Scenario) {
+			a := get(t, c, s.URL)
+			must(t, a.status == 200 && strings.Contains(a.body, "Join now or sign in to read the full story"), "%d", a.status)
 		},
 	}
 	for _, s := range w.Catalogue() {

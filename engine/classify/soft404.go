@@ -1,0 +1,600 @@
+package classify
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Soft 404s: a page that answers 200 but says the cited page does not
+// exist. A language model that invents a URL on a real site is usually
+// answered this way, so these signals run at the standard tier (and at
+// basic when a body was read); they are chosen for precision:
+//
+//   - server and framework error templates whose status is 404 (Tomcat and
+//     JBoss error reports, IIS detailed errors, ASP.NET "The resource cannot
+//     be found.", Spring's Whitelabel page, Express's "Cannot GET", S3's
+//     NoSuchKey, …);
+//   - hosting placeholders that stand where a site used to be (parked or
+//     for-sale domains, default server pages, "there isn't a GitHub Pages
+//     site here");
+//   - a title or one of the first headings that announces a missing page, in
+//     the major languages: a segment of the title that is a not-found phrase
+//     plus nothing but error words ("404 Oops! Page not Found. - Peach
+//     County"), never a headline that merely contains one ("Not found: the
+//     search for flight 370 continues");
+//   - a not-found sentence ("the page you're looking for can't be found",
+//     "Stránka nebyla nalezena") in the lead of the readable text of a page
+//     of ordinary length, or anywhere on a thin page — whatever the page's
+//     length, a page whose main text is an error message is one.
+//
+// Guards: a citation whose link text or URL itself names a not-found page
+// (MDN's "404 Not Found" reference, say) is taken at its word.
+
+// Where sentence rules look, in runes of readable text.
+const (
+	leadRunes     = 1000 // the lead: the start of the text (and of the main element)
+	leadMaxPage   = 5000 // a not-found sentence in the lead counts on a page up to this size
+	soft404Thin   = 1500 // a not-found sentence anywhere counts on a page this thin
+	titleSiteMax  = 8    // words of a title segment around the not-found one (a site name)
+	headingsShown = 3    // headings read
+)
+
+// notFoundCores are title segments (or their core) that announce a
+// missing page, folded when the package loads.
+var notFoundCores = phrases(
+	// English.
+	"page not found", "not found", "notfound", "pagenotfound", "file not found", "document not found", "article not found",
+	"post not found", "story not found", "content not found", "resource not found", "site not found", "nothing found",
+	"page does not exist", "page doesn't exist", "page cannot be found", "page can't be found", "page could not be found",
+	"page couldn't be found", "page no longer exists", "page is missing", "page missing", "missing page", "page lost",
+	"lost page", "something lost", "no such page", "we can't find that page", "we couldn't find that page",
+	"we can't find the page", "we couldn't find the page", "that page can't be found", "this page doesn't exist",
+	"this page does not exist", "page not available",
+	// German, French, Spanish, Portuguese, Italian, Dutch.
+	"seite nicht gefunden", "nicht gefunden", "seite existiert nicht", "datei nicht gefunden", "seite nicht vorhanden",
+	"page introuvable", "introuvable", "page non trouvee", "page inexistante", "cette page n'existe pas", "page n'existe pas",
+	"pagina no encontrada", "no encontrada", "pagina no existe", "pagina inexistente", "no se encontro la pagina",
+	"pagina nao encontrada", "nao encontrada", "pagina nao existe",
+	"pagina non trovata", "non trovata", "pagina non esiste", "pagina inesistente",
+	"pagina niet gevonden", "niet gevonden", "pagina bestaat niet",
+	// Polish, Czech, Swedish, Danish, Norwegian, Finnish, Hungarian, Romanian, Turkish.
+	"nie znaleziono strony", "strona nie zostala znaleziona", "strona nie istnieje", "nie znaleziono", "strony nie znaleziono",
+	"nie ma takiej strony", "strona nie znaleziona", "brak strony",
+	"stranka nenalezena", "stranka nebyla nalezena", "stranka neexistuje", "nenalezeno", "nenalezena",
+	"sidan kunde inte hittas", "sidan hittades inte", "sidan finns inte", "sidan saknas", "hittades inte", "kunde inte hittas",
+	"siden blev ikke fundet", "siden findes ikke", "siden finnes ikke", "siden ble ikke funnet", "side ikke funnet", "side ikke fundet",
+	"sivua ei loytynyt", "sivua ei loydy", "az oldal nem talalhato", "oldal nem talalhato", "nem talalhato",
+	"pagina nu a fost gasita", "pagina nu exista", "sayfa bulunamadi", "bulunamadi",
+	// Russian, Ukrainian, Greek.
+	"страница не найдена", "не найдена", "страница не существует", "страницы не существует", "такой страницы нет", "не найдено",
+	"сторінку не знайдено", "сторінка не знайдена", "не знайдено", "η σελιδα δεν βρεθηκε", "σελιδα δεν βρεθηκε",
+	// Chinese, Japanese, Korean.
+	"页面不存在", "页面未找到", "找不到页面", "页面找不到", "页面没有找到", "网页不存在", "網頁不存在", "頁面不存在", "找不到網頁",
+	"找不到该页面", "您访问的页面不存在", "未找到页面", "页面丢失", "ページが見つかりません", "ページは見つかりませんでした",
+	"ページが存在しません", "ページは存在しません", "お探しのページが見つかりません", "お探しのページは見つかりませんでした",
+	"페이지를 찾을 수 없습니다", "페이지를 찾을 수 없음",
+	// Indonesian, Vietnamese, Arabic, Hebrew, Catalan.
+	"halaman tidak ditemukan", "khong tim thay trang", "trang khong ton tai", "الصفحة غير موجودة", "لم يتم العثور على الصفحة",
+	"הדף לא נמצא", "העמוד לא נמצא", "pagina no trobada",
+)
+
+// notFoundFiller may surround a not-found core in a title segment: error
+// words, apologies and page words in the languages above.
+var notFoundFiller = words2set(`error errors http status code oops ooops oopsie whoops sorry uh oh hmm ups upss upsss ouch
+	yikes the this that a we re page file sadly unfortunately detailed
+	fehler leider erreur desole oups errore erro fout helaas blad przepraszamy ups chyba bohuzel fel tyvarr feil fejl
+	beklager hata virhe hiba eroare greska ошибка помилка σφαλμα 错误 エラー 오류 خطأ שגיאה lo siento pagina seite strona
+	stranka sidan страница`)
+
+// notFoundCodes are the statuses that make an error template a soft 404.
+func notFoundCode(code int) bool { return code == 404 || code == 410 }
+
+// statusPart reports a title segment that is only an HTTP status — "404",
+// "Error 404", "HTTP 404.0" — and returns the code.
+func statusPart(seg string) (int, bool) {
+	code := 0
+	for _, w := range strings.Fields(seg) {
+		switch {
+		case len(w) == 3 && allDigits(w) && w[0] >= '4' && w[0] <= '5' && code == 0:
+			code, _ = strconv.Atoi(w)
+		case allDigits(w) && code != 0 && len(w) <= 2: // "404.0" folds to "404 0"
+		case notFoundFiller[w], statusReasonWords[w]:
+		default:
+			return 0, false
+		}
+	}
+	return code, code != 0
+}
+
+// statusReasonWords are the words of HTTP reason phrases ("503 Service
+// Unavailable"), which may follow a status code in a title.
+var statusReasonWords = words2set(`bad request unauthorized authorization required payment forbidden not found method allowed
+	acceptable timeout time out conflict gone precondition failed too many requests internal server service unavailable
+	temporarily gateway i'm a teapot unavailable for legal reasons access denied`)
+
+// notFoundTitle reports a title or heading that announces a missing page
+// (see the package rules above).
+func notFoundTitle(t string) bool {
+	// "Example (404)": a status in parentheses at the end of the title.
+	if low := strings.ToLower(collapse(t)); strings.HasSuffix(low, "(404)") || strings.HasSuffix(low, "[404]") {
+		return true
+	}
+	parts := titleParts(t)
+	hit := -1
+	for i, seg := range parts {
+		if code, ok := statusPart(seg); ok && notFoundCode(code) {
+			hit = i
+			break
+		}
+		if len(strings.Fields(seg)) <= 16 && enSentence(seg) != "" {
+			hit = i
+			break
+		}
+		for _, p := range notFoundCores {
+			if !p.in(seg) {
+				continue
+			}
+			rest := removePhrase(seg, p)
+			extra := 0
+			for _, w := range strings.Fields(rest) {
+				if !notFoundFiller[w] && !allDigits(w) {
+					extra++
+				}
+			}
+			// One stray word is allowed next to an explicit 404 ("404 Page
+			// Not Found ss").
+			if extra == 0 || (extra == 1 && strings.Contains(" "+rest+" ", " 404 ")) {
+				hit = i
+				break
+			}
+		}
+		if hit >= 0 {
+			break
+		}
+	}
+	if hit < 0 {
+		return false
+	}
+	for i, seg := range parts {
+		if i != hit && len(strings.Fields(seg)) > titleSiteMax {
+			return false
+		}
+	}
+	return true
+}
+
+// A not-found sentence, per language: a not-found predicate with a page
+// word shortly before it ("the page you are looking for is gone"), or a
+// "cannot find" with a page word shortly after ("we couldn't find that
+// page"). Words are folded.
+type sentenceRule struct {
+	pages     wordSet
+	post, pre [][]string
+}
+
+func rule(pages string, post, pre []string) sentenceRule {
+	split := func(list []string) [][]string {
+		out := make([][]string, 0, len(list))
+		for _, s := range list {
+			if f := strings.Fields(fold(s)); len(f) > 0 {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	return sentenceRule{pages: words2set(pages), post: split(post), pre: split(pre)}
+}
+
+// sentenceRules are the languages with spaces between words.
+var sentenceRules = []sentenceRule{
+	rule("page pages webpage file document resource url site website article post address",
+		[]string{"not found", "cannot be found", "can't be found", "can not be found", "could not be found", "couldn't be found",
+			"cant be found", "couldnt be found", "cannot be located", "could not be located", "does not exist", "doesn't exist",
+			"doesnt exist", "did not exist", "no longer exists", "no longer exist", "is gone", "is lost", "is missing",
+			"has been removed", "has been deleted", "has been taken down", "may have been removed", "might have been removed",
+			"may have been moved", "might have been moved", "may have been deleted", "had its name changed",
+			"is no longer available", "was removed", "was deleted", "never existed", "has moved or", "moved or deleted",
+			"moved or removed"},
+		[]string{"can't find", "cannot find", "can not find", "could not find", "couldn't find", "cant find", "couldnt find",
+			"unable to find", "can't seem to find", "couldn't locate", "could not locate", "cannot locate", "no such"}),
+	rule("seite webseite datei dokument inhalt artikel url",
+		[]string{"nicht gefunden", "existiert nicht", "nicht mehr verfugbar", "konnte nicht gefunden werden", "nicht vorhanden",
+			"gibt es nicht", "existiert leider nicht", "nicht mehr vorhanden", "wurde entfernt", "wurde geloscht"},
+		[]string{"konnten die", "nicht finden"}),
+	rule("page fichier document article url contenu",
+		[]string{"introuvable", "n'existe pas", "n'existe plus", "non trouvee", "non trouve", "n'a pas ete trouvee",
+			"n'a pas pu etre trouvee", "a ete supprimee", "n'est plus disponible"},
+		[]string{"impossible de trouver", "ne trouvons pas"}),
+	rule("pagina archivo documento articulo url contenido",
+		[]string{"no encontrada", "no encontrado", "no existe", "no se encuentra", "no ha sido encontrada", "no se pudo encontrar",
+			"ha sido eliminada", "no se ha encontrado"},
+		[]string{"no se encontro", "no encontramos", "no pudimos encontrar", "no hemos encontrado"}),
+	rule("pagina arquivo ficheiro documento artigo url conteudo",
+		[]string{"nao encontrada", "nao encontrado", "nao existe", "nao foi encontrada", "nao foi encontrado", "foi removida",
+			"nao pode ser encontrada"},
+		[]string{"nao encontramos", "nao conseguimos encontrar"}),
+	rule("pagina file documento articolo url contenuto",
+		[]string{"non trovata", "non trovato", "non esiste", "non e stata trovata", "non e piu disponibile", "e stata rimossa",
+			"inesistente", "non puo essere trovata"},
+		[]string{"impossibile trovare", "non riusciamo a trovare"}),
+	rule("pagina bestand document artikel url",
+		[]string{"niet gevonden", "bestaat niet", "kon niet worden gevonden", "is niet gevonden", "niet meer beschikbaar",
+			"bestaat niet meer", "is verwijderd"},
+		[]string{"kunnen de", "niet vinden"}),
+	rule("strona strony strone stronie plik dokument artykul adres podstrona",
+		[]string{"nie zostala znaleziona", "nie istnieje", "nie znaleziona", "nie zostala odnaleziona", "nie znaleziono",
+			"nie zostal znaleziony", "zostala usunieta", "nie jest dostepna"},
+		[]string{"nie znaleziono", "nie ma takiej", "nie mozemy znalezc", "nie udalo sie znalezc"}),
+	rule("stranka stranku stranky soubor dokument clanek",
+		[]string{"nenalezena", "nebyla nalezena", "neexistuje", "nebyl nalezen", "nenalezeno", "byla odstranena", "neni dostupna"},
+		[]string{"nepodarilo se najit", "jsme nenasli"}),
+	rule("sidan sida filen dokumentet artikeln",
+		[]string{"kunde inte hittas", "hittades inte", "finns inte", "saknas", "har tagits bort", "finns inte langre"},
+		[]string{"hittade inte", "kan inte hitta", "hittar inte"}),
+	rule("siden side filen dokumentet",
+		[]string{"blev ikke fundet", "findes ikke", "finnes ikke", "ble ikke funnet", "ikke funnet", "ikke fundet", "eksisterer ikke"},
+		[]string{"kunne ikke finde", "kunne ikke finne", "finner ikke"}),
+	rule("страница страницу страницы файл документ статья",
+		[]string{"не найдена", "не найден", "не существует", "не найдено", "была удалена", "удалена"},
+		[]string{"не удалось найти", "такой", "не можем найти"}),
+	rule("сторінка сторінку сторінки файл документ",
+		[]string{"не знайдено", "не знайдена", "не існує", "видалена"},
+		[]string{"не вдалося знайти"}),
+	rule("sivua sivu sivun tiedostoa",
+		[]string{"ei loytynyt", "ei loydy", "ei ole olemassa"}, nil),
+	rule("oldal oldalt",
+		[]string{"nem talalhato", "nem letezik"}, nil),
+	rule("pagina paginii",
+		[]string{"nu a fost gasita", "nu exista"}, nil),
+	rule("sayfa sayfayi",
+		[]string{"bulunamadi", "mevcut degil"}, nil),
+	rule("halaman",
+		[]string{"tidak ditemukan", "tidak dijumpai", "tidak ada"}, nil),
+	rule("σελιδα",
+		[]string{"δεν βρεθηκε", "δεν υπαρχει"}, nil),
+}
+
+// notFoundLoose are phrases of scripts without spaces, and fixed English
+// phrases that need no page word.
+var notFoundLoose = phrases(
+	"页面不存在", "页面未找到", "找不到页面", "页面找不到", "页面没有找到", "网页不存在", "網頁不存在", "頁面不存在", "找不到網頁", "找不到该页面",
+	"访问的页面不存在", "未找到页面", "ページが見つかりません", "ページは見つかりませんでした", "ページが存在しません", "ページは存在しません",
+	"ページが見つかりませんでした", "페이지를 찾을 수 없습니다", "khong tim thay trang", "trang khong ton tai", "الصفحة غير موجودة",
+	"لم يتم العثور على الصفحة", "הדף לא נמצא", "העמוד לא נמצא",
+	"page not found", "404 not found", "error 404", "404 error", "http 404", "http error 404", "404 page not found",
+	"the link you followed may be broken", "the link you followed is broken", "link you clicked may be broken",
+	"nothing was found at this location", "nothing found at this location", "page that matches your",
+	"the resource cannot be found", "the requested resource is not available", "the requested url was not found",
+)
+
+// enSentence is sentence matching restricted to English (titles are
+// matched with it too).
+func enSentence(f string) string {
+	return matchSentence(f, sentenceRules[:1], notFoundLoose)
+}
+
+// notFoundSentence finds a not-found sentence in folded text f and returns
+// the words that matched.
+func notFoundSentence(f string) string {
+	return matchSentence(f, sentenceRules, notFoundLoose)
+}
+
+func matchSentence(f string, rules []sentenceRule, loose []phrase) string {
+	if f == "" {
+		return ""
+	}
+	if p, ok := firstPhrase(f, loose); ok {
+		return p
+	}
+	toks := strings.Fields(f)
+	at := func(i int, ph []string) bool {
+		if i+len(ph) > len(toks) {
+			return false
+		}
+		for k, w := range ph {
+			if toks[i+k] != w {
+				return false
+			}
+		}
+		return true
+	}
+	for i, tok := range toks {
+		for _, c := range sentenceIndex[tok] {
+			if c.rule >= len(rules) {
+				continue // a rule of a language not asked for
+			}
+			r := &rules[c.rule]
+			ph := c.words
+			if !at(i, ph) {
+				continue
+			}
+			if c.post {
+				for j := i - 1; j >= 0 && j >= i-7; j-- {
+					if r.pages[toks[j]] {
+						return strings.Join(toks[j:i+len(ph)], " ")
+					}
+				}
+				continue
+			}
+			for j := i + len(ph); j < len(toks) && j < i+len(ph)+4; j++ {
+				if r.pages[toks[j]] {
+					return strings.Join(toks[i:j+1], " ")
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// sentenceRef is one predicate of sentenceRules, indexed by its first word.
+type sentenceRef struct {
+	rule  int
+	words []string
+	post  bool
+}
+
+// sentenceIndex maps a predicate's first word to the predicates that start
+// with it, so that matching costs one lookup per word of the text.
+var sentenceIndex = func() map[string][]sentenceRef {
+	m := map[string][]sentenceRef{}
+	for i, r := range sentenceRules {
+		for _, ph := range r.post {
+			m[ph[0]] = append(m[ph[0]], sentenceRef{i, ph, true})
+		}
+		for _, ph := range r.pre {
+			m[ph[0]] = append(m[ph[0]], sentenceRef{i, ph, false})
+		}
+	}
+	return m
+}()
+
+// Server and framework error templates. Each names the status it reports;
+// 404 and 410 make the page a soft 404, any other makes it an error page
+// (escalated, like the status itself would be).
+var (
+	reHTTPStatus = regexp.MustCompile(`\bhttp status (\d{3})\b`)
+	reIISTitle   = regexp.MustCompile(`\bdetailed error (\d{3})\b`)
+	reHTTPError  = regexp.MustCompile(`\bhttp error (\d{3})\b`)
+	reSpringCode = regexp.MustCompile(`\bstatus (\d{3})\b`)
+)
+
+// serverTemplate recognises a server or framework error page and returns
+// its status and a name for the reason.
+func serverTemplate(in *pageInfo) (int, string) {
+	title := fold(in.title)
+	head := fold(in.firstHeading())
+	lead := fold(leadText(in))
+	code := func(re *regexp.Regexp, ss ...string) int {
+		for _, s := range ss {
+			if m := re.FindStringSubmatch(s); m != nil {
+				n, _ := strconv.Atoi(m[1])
+				return n
+			}
+		}
+		return 0
+	}
+	switch {
+	case strings.Contains(title, "error report") && (strings.Contains(title, "tomcat") || strings.Contains(title, "jboss") ||
+		strings.Contains(title, "jbweb") || strings.Contains(title, "glassfish") || strings.Contains(title, "wildfly")):
+		if c := code(reHTTPStatus, head, lead, title); c != 0 {
+			return c, "Java server error report"
+		}
+		if strings.Contains(lead, "the requested resource is not available") || strings.Contains(lead, "not found") {
+			return 404, "Java server error report"
+		}
+		return 500, "Java server error report"
+	case strings.Contains(title, "detailed error") && strings.Contains(title, "iis"):
+		if c := code(reIISTitle, title); c != 0 {
+			return c, "IIS detailed error"
+		}
+	case strings.Contains(lead, "server error in") && strings.Contains(lead, "application"):
+		if strings.Contains(lead, "the resource cannot be found") || strings.Contains(lead, "http 404") {
+			return 404, "ASP.NET error"
+		}
+		return 500, "ASP.NET error"
+	case strings.Contains(title+" "+head, "whitelabel error page"):
+		if c := code(reSpringCode, lead); c != 0 {
+			return c, "Spring Whitelabel error"
+		}
+		return 500, "Spring Whitelabel error"
+	case in.mainRunes < 200 && strings.HasPrefix(lead, "cannot get "):
+		return 404, "Express \"Cannot GET\""
+	}
+	if c := code(reHTTPStatus, title, head); c != 0 {
+		return c, "HTTP status page"
+	}
+	if c := code(reHTTPError, title, head); c != 0 && in.mainRunes < soft404Thin {
+		return c, "HTTP error page"
+	}
+	if in.kind == kindXML {
+		raw := in.rawLower()
+		switch {
+		case strings.Contains(raw, "<code>nosuchkey</code>") || strings.Contains(raw, "<code>nosuchbucket</code>"):
+			return 404, "object storage NoSuchKey"
+		case strings.Contains(raw, "<code>accessdenied</code>"):
+			return 403, "object storage AccessDenied"
+		}
+	}
+	return 0, ""
+}
+
+// placeholderPhrases stand where a site's content used to be.
+var placeholderPhrases = phrases(
+	"this domain is for sale", "domain is for sale", "buy this domain", "this domain may be for sale",
+	"the domain has expired", "this domain name has expired", "domain has expired", "this domain is parked",
+	"parked free courtesy of godaddy", "this web page is parked", "parked domain", "domain parking",
+	"there isn't a github pages site here", "no such app", "the deployment could not be found", "deployment not found",
+	"this account has been suspended", "account suspended", "site not found", "domain not configured",
+	"welcome to nginx", "apache2 ubuntu default page", "apache2 debian default page", "test page for the apache http server",
+	"iis windows server", "default web site page", "this site can't be reached", "web server's default page",
+)
+
+// placeholder names a hosting placeholder page, or returns "".
+func placeholder(in *pageInfo) string {
+	if in.mainRunes >= soft404Thin {
+		return ""
+	}
+	for _, s := range []string{fold(in.title), fold(in.firstHeading()), fold(in.text)} {
+		if p, ok := firstPhrase(s, placeholderPhrases); ok {
+			return p
+		}
+	}
+	return ""
+}
+
+// leadText is the start of the readable text: of the main element when
+// the page has one (its text is what a reader looks at first), else of the
+// page's readable text.
+func leadText(in *pageInfo) string {
+	t := in.text
+	if m := in.mainElem.String(); m != "" {
+		t = m
+	}
+	return runePrefix(t, leadRunes)
+}
+
+// runePrefix returns at most n runes of s.
+func runePrefix(s string, n int) string {
+	k := 0
+	for i := range s {
+		if k == n {
+			return s[:i]
+		}
+		k++
+	}
+	return s
+}
+
+// citesNotFound reports a citation that itself names a not-found page —
+// a reference page about HTTP 404, say — whose title is what was cited.
+func citesNotFound(p Page, c Citation) bool {
+	if u := parseURL(p.RequestedURL); u != nil && notFoundPath(u) {
+		return true
+	}
+	if c.LinkText != "" && (notFoundTitle(c.LinkText) || notFoundSentence(fold(c.LinkText)) != "") {
+		return true
+	}
+	return false
+}
+
+// contentSoft404 finds a soft 404 in a 2xx page and returns the reason
+// (without the "soft 404: " prefix), or "".
+func contentSoft404(p Page, c Citation, in *pageInfo) string {
+	if in.kind == kindPDF || in.kind == kindBinary || citesNotFound(p, c) {
+		return ""
+	}
+	if code, name := serverTemplate(in); notFoundCode(code) {
+		return name + " " + strconv.Itoa(code)
+	}
+	if ph := placeholder(in); ph != "" {
+		return "placeholder page (" + strconv.Quote(ph) + ")"
+	}
+	if in.articlePage() {
+		// A long page that declares itself an article (a reference page
+		// about HTTP 404, say) is not judged by its title and headings.
+		return ""
+	}
+	for _, t := range []struct{ what, s string }{{"title", in.title}, {"title", in.ogTitle}, {"title", in.pTitle}} {
+		if t.s != "" && notFoundTitle(t.s) {
+			return t.what + " " + quote(t.s)
+		}
+	}
+	for i, h := range in.headings {
+		if i == headingsShown {
+			break
+		}
+		if notFoundTitle(h) {
+			return "heading " + quote(h)
+		}
+	}
+	switch {
+	case in.mainRunes < soft404Thin:
+		if s := notFoundSentence(fold(in.text)); s != "" {
+			return "page says " + strconv.Quote(s)
+		}
+	case in.mainRunes < leadMaxPage:
+		if s := notFoundSentence(fold(leadText(in))); s != "" {
+			return "page says " + strconv.Quote(s)
+		}
+	}
+	return ""
+}
+
+// errorPage names an error page served with a success status — a server
+// template for a status other than 404, or a status line as the title —
+// and the status it reports (0 when none is named), or returns "". Such a
+// page is not the cited content; it is judged like the status it reports.
+func errorPage(in *pageInfo) (int, string) {
+	if in.kind == kindPDF || in.kind == kindBinary {
+		return 0, ""
+	}
+	if code, name := serverTemplate(in); code != 0 && !notFoundCode(code) {
+		return code, name + " " + strconv.Itoa(code)
+	}
+	// A title or first heading that is a status line or an error's name;
+	// on a page with the text of an article, a title says nothing (an
+	// encyclopedia entry on "Internal server error" is an article).
+	for _, t := range in.titles() {
+		if in.mainRunes >= leadMaxPage || in.articlePage() {
+			break
+		}
+		for _, seg := range titleParts(t) {
+			if code, ok := statusPart(seg); ok && !notFoundCode(code) {
+				return code, "title " + quote(t)
+			}
+			if p, ok := firstPhrase(seg, errorTitles); ok && seg == p && (in.mainRunes < wallThin || !genericErrorTitles[p]) {
+				return 0, "title " + quote(t)
+			}
+		}
+	}
+	if in.mainRunes < wallThin {
+		if p, ok := firstPhrase(fold(in.text), errorPhrases); ok {
+			return 0, "page says " + strconv.Quote(p)
+		}
+	}
+	return 0, ""
+}
+
+// errorTitles are whole title segments of error pages.
+var errorTitles = phrases("internal server error", "service unavailable", "service temporarily unavailable",
+	"bad gateway", "gateway timeout", "gateway time out", "bad request", "method not allowed", "application error",
+	"runtime error", "server error", "database error", "unexpected error", "an error occurred", "error", "system error",
+	"web server is down", "connection timed out", "origin is unreachable", "temporarily unavailable", "too many requests",
+	"rate limited", "rate limit exceeded")
+
+// genericErrorTitles name no status: they count only on a thin page.
+var genericErrorTitles = map[string]bool{"error": true, "server error": true, "system error": true, "an error occurred": true,
+	"unexpected error": true, "application error": true, "runtime error": true, "database error": true}
+
+// errorPhrases are sentences of generic error pages, on a thin page.
+var errorPhrases = phrases("error establishing a database connection", "an error occurred while processing your request",
+	"an error occurred in the application and your page could not be served", "the server encountered an internal error",
+	"the server is temporarily unable to service your request", "web server is returning an unknown error",
+	"the web server reported a bad gateway error", "the web server reported a gateway time out error")
+
+// errorishTitle returns the page's title when it reads like an error page,
+// for a deep link that landed on the home page.
+func errorishTitle(in *pageInfo) string {
+	for _, t := range in.titles() {
+		if notFoundTitle(t) {
+			return t
+		}
+		for _, seg := range titleParts(t) {
+			for _, w := range []string{"error", "oops", "gone", "unavailable", "not available", "no longer", "removed", "expired", "missing"} {
+				if strings.Contains(" "+seg+" ", " "+w+" ") && len(strings.Fields(seg)) <= 8 {
+					return t
+				}
+			}
+		}
+	}
+	if in.mainRunes < soft404Thin {
+		if s := notFoundSentence(fold(in.text)); s != "" {
+			if t := in.bestTitle(); t != "" {
+				return t
+			}
+			return s
+		}
+	}
+	return ""
+}
