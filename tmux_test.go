@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/rand"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,13 +49,32 @@ func (s tmuxSession) keys(keys ...string) {
 	}
 }
 
-func startTmux(t *testing.T, name string, cmd string) tmuxSession {
+// sessionName makes a tmux session name no other test run or user session
+// can hold: a fixed name made the test fail whenever a session of that name
+// existed (a crashed earlier run, a parallel run, an operator's own session).
+func sessionName(prefix string) string {
+	return fmt.Sprintf("%s-%d-%s", prefix, os.Getpid(), rand.Text()[:10])
+}
+
+// startTmux starts cmd in a new detached session named after prefix (see
+// sessionName) and kills the session when the test ends.
+func startTmux(t *testing.T, prefix string, cmd string) tmuxSession {
 	t.Helper()
+	name := sessionName(prefix)
 	if err := exec.Command("tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "40", cmd).Run(); err != nil {
 		t.Fatalf("tmux new-session: %v", err)
 	}
 	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", name).Run() })
 	return tmuxSession{t, name}
+}
+
+// occupy starts an idle session called name unless one exists, and kills it
+// when the test ends (only if this test started it).
+func occupy(t *testing.T, name string) {
+	t.Helper()
+	if exec.Command("tmux", "new-session", "-d", "-s", name, "sleep 600").Run() == nil {
+		t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", "="+name).Run() })
+	}
 }
 
 // TestTUIInTmux opens the demo in a real terminal, waits for completion,
@@ -64,6 +85,9 @@ func TestTUIInTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
+	// Sessions holding the names this test once used must not get in its way.
+	occupy(t, "citegate-tui-online")
+	occupy(t, "citegate-tui-offline")
 	bin := filepath.Join(t.TempDir(), "citegate")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
