@@ -66,8 +66,7 @@ func Execute(ctx context.Context, d Deps, c *Command, s Streams) int {
 	}
 	opts, err := c.Net.Options()
 	if err != nil { // Parse already refused these; a hand-built Command may not have
-		fmt.Fprintf(s.Err, "citegate: %v\n", err)
-		return ExitUsage
+		return ReportUsage(s, &UsageError{Command: c.Name, Msg: err.Error()})
 	}
 	d.Engine.GuardOptions = append(d.Engine.GuardOptions, opts...)
 	c.Net.Apply(&d.Engine.Net)
@@ -93,8 +92,7 @@ func Execute(ctx context.Context, d Deps, c *Command, s Streams) int {
 	case "verify":
 		return runVerify(ctx, d, c, s)
 	default:
-		fmt.Fprintf(s.Err, "citegate: unknown command %q\n", c.Name)
-		return ExitUsage
+		return ReportUsage(s, &UsageError{Msg: fmt.Sprintf("unknown command %q", c.Name)})
 	}
 	if err != nil {
 		return fail(s, err)
