@@ -266,6 +266,7 @@ func Usage() string {
 	for _, n := range commandOrder {
 		fmt.Fprintf(&b, "  %-10s %s\n", n, specs[n].summary)
 	}
+	fmt.Fprintf(&b, "  %-10s %s\n", "version", "print citegate's version (also --version)")
 	b.WriteString("\nRun 'citegate <command> --help' for its flags and exit codes.\n")
 	b.WriteString("Tool commands also take --args-json '<object>': the tool spec's JSON arguments verbatim.\n")
 	return b.String()
@@ -317,6 +318,12 @@ func Parse(args []string) (*Command, error) {
 	name := args[0]
 	if name == "-h" || name == "--help" || name == "help" {
 		return &Command{Name: "", Help: true}, nil
+	}
+	if name == "--version" || name == "-version" || name == "version" {
+		if len(args) > 1 {
+			return nil, &UsageError{Msg: fmt.Sprintf("%s takes no arguments", name)}
+		}
+		return &Command{Name: "version"}, nil
 	}
 	s, ok := specs[name]
 	if !ok {

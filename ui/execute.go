@@ -64,6 +64,10 @@ func Execute(ctx context.Context, d Deps, c *Command, s Streams) int {
 		}
 		return ExitOK
 	}
+	if c.Name == "version" {
+		fmt.Fprintf(s.Out, "citegate %s\n", VersionString())
+		return ExitOK
+	}
 	opts, err := c.Net.Options()
 	if err != nil { // Parse already refused these; a hand-built Command may not have
 		return ReportUsage(s, &UsageError{Command: c.Name, Msg: err.Error()})
