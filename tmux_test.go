@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -133,5 +134,31 @@ func TestTUIInTmux(t *testing.T) {
 		if !bytes.Equal(bytes.ReplaceAll(a, []byte(tuiDir), []byte("ROOT")), bytes.ReplaceAll(b, []byte(headDir), []byte("ROOT"))) {
 			t.Errorf("%s differs between the TUI and --headless", f)
 		}
+	}
+
+	// run --verify: the TUI verifies the synthesis and writes the same
+	// citations/verify.json as --headless (up to the result's fresh UUID).
+	syn := filepath.Join(dir, "synthesis.md")
+	doc := "Solid-state cells suppress dendrites [1]. Battery packs got cheaper [2].\n\n## Sources\n\n1. https://www.science.org/doi/10.1126/science.adg7942\n2. https://www.iea.org/reports/global-ev-outlook-2024\n"
+	if err := os.WriteFile(syn, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s3 := startTmux(t, "citegate-tui-verify", bin+" run "+tuiDir+" --verify "+syn+"; sleep 30")
+	s3.waitFor("Verify (--verify)", 60*time.Second)
+	s3.keys("q")
+	if out, err := exec.Command(bin, "run", headDir, "--headless", "--verify", syn).CombinedOutput(); err != nil {
+		t.Fatalf("headless run --verify: %v\n%s", err, out)
+	}
+	uuid := regexp.MustCompile(`"id": "[0-9a-f-]{36}"`)
+	var verify [2][]byte
+	for i, root := range []string{tuiDir, headDir} {
+		data, err := os.ReadFile(filepath.Join(root, "citations", "verify.json"))
+		if err != nil {
+			t.Fatalf("%s: %v", root, err)
+		}
+		verify[i] = uuid.ReplaceAll(bytes.ReplaceAll(data, []byte(root), []byte("ROOT")), []byte(`"id": "ID"`))
+	}
+	if !bytes.Equal(verify[0], verify[1]) || !bytes.Contains(verify[0], []byte("not_citable")) {
+		t.Errorf("verify.json: TUI\n%s\nheadless\n%s", verify[0], verify[1])
 	}
 }

@@ -697,6 +697,9 @@ func (m Model) completionLines() []string {
 				lines = append(lines, "  "+ln)
 			}
 		}
+		if v := m.summary.Verify; v != nil {
+			lines = append(lines, "  "+fit(verifyLine(v), max(10, w-2)))
+		}
 	}
 	if n := m.counts[stateBlocked]; n > 0 && m.c.keys.Rerun.Enabled() {
 		lines = append(lines, st.note.Render(fmt.Sprintf("  R re-runs the %d blocked URL(s)", n)))
