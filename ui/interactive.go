@@ -133,6 +133,11 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, o 
 		return fail(s, res.Err)
 	}
 	sum := res.Summary
+	// The screen is gone: leave the warnings (the screen showed at most a
+	// few) where the headless run prints them.
+	for _, w := range sum.Warnings {
+		fmt.Fprintf(s.Err, "citegate: warning: %s\n", w)
+	}
 	fmt.Fprintf(s.Err, "citegate: %s Artifacts: %s\n", sum.GateC.Notes, sum.Artifacts.Citations)
 	if sum.Verify != nil {
 		fmt.Fprintf(s.Err, "citegate: %s\n", verifyLine(sum.Verify))
