@@ -34,13 +34,7 @@ func main() {
 func run(ctx context.Context, args []string, s ui.Streams) int {
 	cmd, err := ui.Parse(args)
 	if err != nil {
-		fmt.Fprintf(s.Err, "citegate: %v\n\n", err)
-		if ue, ok := err.(*ui.UsageError); ok && ue.Command != "" {
-			fmt.Fprint(s.Err, ui.CommandUsage(ue.Command))
-		} else {
-			fmt.Fprint(s.Err, ui.Usage())
-		}
-		return ui.ExitUsage
+		return ui.ReportUsage(s, err)
 	}
 	demo, err := fs.Sub(demoFiles, "testdata/demo")
 	if err != nil {

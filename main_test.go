@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,6 +60,9 @@ func TestDemoPassesGateCWithAllFiveStatuses(t *testing.T) {
 	}
 }
 
+// TestUsageErrors: usage errors of what is not a tool command (no command,
+// an unknown one, run, demo) print the usage text on stderr and nothing on
+// stdout, whose JSON there would be a summary, or the terminal UI.
 func TestUsageErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -66,10 +70,9 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{"no command", nil},
 		{"unknown command", []string{"frobnicate"}},
-		{"unknown flag", []string{"extract", "--bogus"}},
-		{"bad args-json", []string{"extract", "--args-json", "{not json"}},
-		{"unknown args-json key", []string{"extract", "--args-json", `{"manifest_path":"/x","nope":1}`}},
-		{"stray argument", []string{"normalize", "extra"}},
+		{"run unknown flag", []string{"run", "--bogus"}},
+		{"run stray argument", []string{"run", "a", "b"}},
+		{"demo args-json", []string{"demo", "--args-json", "{}"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -84,6 +87,103 @@ func TestUsageErrors(t *testing.T) {
 				t.Errorf("stderr lacks usage text: %q", errOut)
 			}
 		})
+	}
+}
+
+// TestToolUsageErrorsPrintOneEnvelope: a tool command prints exactly one
+// INVALID_ARGS envelope on stdout for every kind of usage error, exits 2, and
+// still shows the usage text on stderr.
+func TestToolUsageErrorsPrintOneEnvelope(t *testing.T) {
+	required := map[string][]string{
+		"extract":   {"--manifest-path", "/r/manifest.json", "--reason", "r"},
+		"normalize": {"--manifest-path", "/r/manifest.json", "--reason", "r"},
+		"validate":  {"--manifest-path", "/r/manifest.json", "--reason", "r"},
+		"gate-c":    {"--manifest-path", "/r/manifest.json", "--reason", "r"},
+		"render":    {"--manifest-path", "/r/manifest.json", "--reason", "r"},
+		"verify":    {"--output-file", "/r/synthesis.md", "--model", "lexical"},
+	}
+	missing := map[string][]string{
+		"extract": {"manifest_path", "reason"}, "normalize": {"manifest_path", "reason"}, "validate": {"manifest_path", "reason"},
+		"gate-c": {"manifest_path", "reason"}, "render": {"manifest_path", "reason"}, "verify": {"output-file", "model"},
+	}
+	badValue := map[string][2]string{ // normalize and render have string flags only
+		"extract":  {"--include-wave2=maybe", "maybe"},
+		"validate": {"--allow-cidr=10.0.0.0/33", "10.0.0.0/33"},
+		"gate-c":   {"--write=maybe", "maybe"},
+		"verify":   {"--max-citations=many", "many"},
+	}
+	for _, cmd := range []string{"extract", "normalize", "validate", "gate-c", "render", "verify"} {
+		ok := required[cmd]
+		cases := []struct {
+			name    string
+			args    []string
+			message string
+			missing []string
+		}{
+			{"unknown flag", append(append([]string{cmd}, ok...), "--bogus"), "flag provided but not defined: -bogus", nil},
+			{"missing required args", []string{cmd}, "missing required argument", missing[cmd]},
+			{"blank required arg", append(append([]string{cmd}, ok...), "--"+strings.TrimPrefix(ok[2], "--"), "  "), "missing required argument", missing[cmd][1:]},
+			{"bad args-json", append(append([]string{cmd}, ok...), "--args-json", "{not json"), "--args-json", nil},
+			{"unknown args-json key", append(append([]string{cmd}, ok...), "--args-json", `{"nope":1}`), "--args-json", nil},
+			{"extra positional arg", append(append([]string{cmd}, ok...), "extra"), `unexpected argument "extra"`, nil},
+		}
+		if bv, has := badValue[cmd]; has {
+			cases = append(cases, struct {
+				name    string
+				args    []string
+				message string
+				missing []string
+			}{"bad flag value", append(append([]string{cmd}, ok...), bv[0]), bv[1], nil})
+		}
+		for _, tc := range cases {
+			t.Run(cmd+"/"+tc.name, func(t *testing.T) {
+				code, out, errOut := invoke(t, tc.args...)
+				if code != ui.ExitUsage {
+					t.Fatalf("exit = %d, want %d\nstdout %s\nstderr %s", code, ui.ExitUsage, out, errOut)
+				}
+				var env struct {
+					OK    *bool `json:"ok"`
+					Error struct {
+						Code    string         `json:"code"`
+						Message string         `json:"message"`
+						Details map[string]any `json:"details"`
+					} `json:"error"`
+				}
+				dec := json.NewDecoder(strings.NewReader(out))
+				if err := dec.Decode(&env); err != nil {
+					t.Fatalf("stdout is not one JSON envelope: %v\n%q", err, out)
+				}
+				if dec.More() {
+					t.Errorf("stdout holds more than one JSON value: %q", out)
+				}
+				if env.OK == nil || *env.OK || env.Error.Code != "INVALID_ARGS" || !strings.Contains(env.Error.Message, tc.message) {
+					t.Errorf("envelope = %s, want INVALID_ARGS mentioning %q", out, tc.message)
+				}
+				if env.Error.Details["command"] != cmd || !strings.HasPrefix(fmt.Sprint(env.Error.Details["usage"]), "citegate "+cmd) {
+					t.Errorf("details = %v", env.Error.Details)
+				}
+				if tc.missing != nil && fmt.Sprint(env.Error.Details["missing"]) != fmt.Sprint(tc.missing) {
+					t.Errorf("details.missing = %v, want %v", env.Error.Details["missing"], tc.missing)
+				}
+				if !strings.Contains(errOut, "usage: citegate "+cmd) {
+					t.Errorf("stderr lacks the usage text: %q", errOut)
+				}
+			})
+		}
+	}
+}
+
+// TestUsageErrorRedactsSecrets: a stray argument that carries a credential
+// is not echoed in the envelope or on stderr.
+func TestUsageErrorRedactsSecrets(t *testing.T) {
+	const secret = "s3cr3tP4ssw0rdValue"
+	code, out, errOut := invoke(t, "render", "--manifest-path", "/r/manifest.json", "--reason", "r",
+		"https://admin:"+secret+"@example.com/x")
+	if code != ui.ExitUsage || !strings.Contains(out, "INVALID_ARGS") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	if strings.Contains(out, secret) || strings.Contains(errOut, secret) {
+		t.Errorf("the credential was echoed:\nstdout %s\nstderr %s", out, errOut)
 	}
 }
 

@@ -35,6 +35,9 @@ type renderAudit struct {
 	OutputMDPath string `json:"output_md_path"`
 	Rendered     int    `json:"rendered"`
 	InputsDigest string `json:"inputs_digest"`
+	// Warnings are the render tool's (hand-edited records); the reference
+	// has no such field, so it is omitted when empty.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func (e *Engine) auditExtract(run *Run, reason string, res *ExtractResult) {
@@ -49,5 +52,5 @@ func (e *Engine) auditNormalize(run *Run, reason string, res *NormalizeResult) {
 
 func (e *Engine) auditRender(run *Run, reason string, res *RenderResult) {
 	run.audit(renderAudit{e.nowISO(), "citations_render_md", run.Manifest.RunID, redactReason(reason),
-		res.OutputMDPath, res.Rendered, res.InputsDigest})
+		res.OutputMDPath, res.Rendered, res.InputsDigest, res.Warnings})
 }

@@ -28,7 +28,8 @@ const (
 	EventAttemptDone
 	// EventWarning: a problem the operator should fix that does not stop
 	// the run (Detail says what), e.g. a provider configuration that can
-	// never work. Each is emitted once, before the URLs are checked.
+	// never work or a fixture entry read leniently. Each is emitted once,
+	// before the URLs are checked.
 	EventWarning
 )
 

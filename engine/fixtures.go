@@ -3,12 +3,16 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/jsonx"
 	"github.com/citegate/citegate/engine/schema"
+	"github.com/citegate/citegate/netguard"
 )
 
 // fixtureEntry is one offline or online fixture, with absent fields omitted
@@ -36,6 +40,9 @@ type fixtureSet struct {
 	digest         string
 	sourcePath     string
 	loadedFromFile bool
+	// warnings report the entries read leniently (see fixtureFrom), in
+	// file order.
+	warnings []string
 }
 
 func (f *fixtureSet) lookup(it URLMapItem) *fixtureEntry {
@@ -59,56 +66,96 @@ type fixtureDigest struct {
 // loadFixtures reads a fixtures file in any of the reference's three shapes:
 // an array of entries, {"items":[…]}, or a map normalized_url → entry|status.
 // kind is "offline" or "online" and only shapes the messages.
+//
+// Fixtures are written by hand, so one bad entry does not refuse the file
+// (see fixtureFrom): a value whose meaning is unambiguous is coerced, one
+// that is not is dropped, and either way the set's warnings say so. Only a
+// file that is not JSON, or whose top level is not an array or an object,
+// is an error.
 func loadFixtures(path, kind string) (*fixtureSet, error) {
 	data, err := fsx.ReadLimited(path, maxJSONBytes)
 	if err != nil {
 		return nil, readError(kind+" fixtures", path, kind+"_fixtures_path missing", err)
 	}
-	doc, err := schema.ValidateJSON(schema.Fixtures, data)
+	doc, err := decodeJSON(data)
 	if err != nil {
 		return nil, schemaError(kind+" fixtures", path, kind+" fixtures unreadable JSON", err)
 	}
-	var raw []any
-	switch v := doc.(type) {
-	case []any:
-		raw = v
-	case map[string]any:
-		if items, ok := v["items"].([]any); ok {
-			raw = items
-		} else {
-			// A map's order is its key order in the file, which Go maps lose.
-			for _, k := range objectKeys(data) {
-				switch e := v[k].(type) {
-				case map[string]any:
-					m := map[string]any{"normalized_url": k}
-					for ek, ev := range e {
-						m[ek] = ev
-					}
-					if s, ok := e["normalized_url"].(string); ok {
-						m["normalized_url"] = s
-					}
-					raw = append(raw, m)
-				case string:
-					raw = append(raw, map[string]any{"normalized_url": k, "status": e})
-				}
+	f := &fixtureSet{sourcePath: path, loadedFromFile: true, entries: []fixtureEntry{}}
+	// Warnings name the entry by its JSON pointer, in file order.
+	warn := func(at, msg string) {
+		f.warnings = append(f.warnings, fmt.Sprintf("%s fixtures %s: %s", kind, orDefault(at, "/"), msg))
+	}
+	add := func(m map[string]any, at string) {
+		f.entries = append(f.entries, fixtureFrom(m, func(msg string) { warn(at, msg) }))
+	}
+	entries := func(items []any, prefix string) {
+		for i, it := range items {
+			at := prefix + "/" + strconv.Itoa(i)
+			m, ok := it.(map[string]any)
+			if !ok {
+				warn(at, "entry is "+jsonKind(it)+", not an object: ignored")
+				continue
 			}
+			add(m, at)
 		}
 	}
-	return newFixtureSet(path, raw)
+	switch v := doc.(type) {
+	case []any:
+		entries(v, "")
+	case map[string]any:
+		if items, ok := v["items"].([]any); ok {
+			entries(items, "/items")
+			break
+		}
+		// A map's order is its key order in the file, which Go maps lose.
+		for _, k := range objectKeys(data) {
+			// The key is a URL as the file spells it; warnings go to the
+			// screen and the summary, so it is redacted there.
+			shown, _ := netguard.RedactURL(k)
+			at := "/" + pointerEscape(shown)
+			switch e := v[k].(type) {
+			case map[string]any:
+				m := map[string]any{"normalized_url": k}
+				for ek, ev := range e {
+					m[ek] = ev
+				}
+				if nu, present := e["normalized_url"]; present && nu != nil {
+					if _, ok := nu.(string); !ok {
+						// The key is the URL; a mistyped override is noise.
+						warn(at, "normalized_url is "+jsonKind(nu)+", not a string: the key is used")
+						m["normalized_url"] = k
+					}
+				} else {
+					m["normalized_url"] = k
+				}
+				add(m, at)
+			case string:
+				add(map[string]any{"normalized_url": k, "status": e}, at)
+			default:
+				warn(at, "entry is "+jsonKind(e)+", neither an object nor a status string: ignored")
+			}
+		}
+	default:
+		return nil, newError(CodeSchemaValidation, kind+" fixtures must be an array or an object",
+			map[string]any{"path": path, "pointer": "", "schema": string(schema.Fixtures)})
+	}
+	if err := f.index(); err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
-func newFixtureSet(path string, raw []any) (*fixtureSet, error) {
-	f := &fixtureSet{
-		byNormalized: map[string]*fixtureEntry{}, byOriginal: map[string]*fixtureEntry{}, byCID: map[string]*fixtureEntry{},
-		sourcePath: path, loadedFromFile: path != "",
-	}
-	for _, r := range raw {
-		m, _ := r.(map[string]any)
-		f.entries = append(f.entries, fixtureFrom(m))
-	}
-	if f.entries == nil {
-		f.entries = []fixtureEntry{}
-	}
+// emptyFixtureSet is the set of no fixtures (online mode without a replay
+// file); its digest is the reference's digest of items:[].
+func emptyFixtureSet() (*fixtureSet, error) {
+	f := &fixtureSet{entries: []fixtureEntry{}}
+	return f, f.index()
+}
+
+// index builds the lookup maps and the digest from f.entries.
+func (f *fixtureSet) index() error {
+	f.byNormalized, f.byOriginal, f.byCID = map[string]*fixtureEntry{}, map[string]*fixtureEntry{}, map[string]*fixtureEntry{}
 	for i := range f.entries {
 		e := &f.entries[i]
 		if e.NormalizedURL != "" {
@@ -123,36 +170,134 @@ func newFixtureSet(path string, raw []any) (*fixtureSet, error) {
 	}
 	d, err := jsonx.Digest(fixtureDigest{Schema: "citations_validate.offline_fixtures.v1", Items: f.entries})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	f.digest = d
-	return f, nil
+	return nil
 }
 
-func fixtureFrom(m map[string]any) fixtureEntry {
-	str := func(k string) string {
-		s, _ := m[k].(string)
-		return strings.TrimSpace(s)
+// fixtureStringFields are the entry fields read as strings, in the order
+// their problems are reported.
+var fixtureStringFields = []string{"normalized_url", "url_original", "cid", "status", "url", "title", "publisher", "evidence_snippet", "notes", "checked_at"}
+
+// fixtureFrom reads one entry as the reference does — strings trimmed and
+// kept when non-empty, http_status kept when a finite number, truncated —
+// and, where the reference silently dropped a mistyped value, coerces what
+// is unambiguous and reports the rest through warn:
+//   - a number where a string belongs is read as its decimal text;
+//   - http_status given as a string of an HTTP status code ("200") is read
+//     as that number; a fractional one is truncated;
+//   - a status that is not one of the five is kept (the URL it matches is
+//     marked invalid, as in the reference) and reported, as is a missing one;
+//   - anything else mistyped (booleans, objects, arrays, other strings) is
+//     dropped. null means absent and is not reported.
+func fixtureFrom(m map[string]any, warn func(string)) fixtureEntry {
+	v := map[string]string{}
+	for _, k := range fixtureStringFields {
+		switch x := m[k].(type) {
+		case nil:
+		case string:
+			v[k] = strings.TrimSpace(x)
+		case json.Number:
+			v[k] = x.String()
+			warn(fmt.Sprintf("%s %s is a number: read as the string %q", k, x, x.String()))
+		case float64:
+			v[k] = strconv.FormatFloat(x, 'f', -1, 64)
+			warn(fmt.Sprintf("%s %s is a number: read as the string %q", k, v[k], v[k]))
+		default:
+			warn(fmt.Sprintf("%s is %s, not a string: ignored", k, jsonKind(x)))
+		}
 	}
 	e := fixtureEntry{
-		NormalizedURL: str("normalized_url"), URLOriginal: str("url_original"), CID: str("cid"),
-		Status: str("status"), URL: str("url"), Title: str("title"), Publisher: str("publisher"),
-		EvidenceSnippet: str("evidence_snippet"), Notes: str("notes"), CheckedAt: str("checked_at"),
+		NormalizedURL: v["normalized_url"], URLOriginal: v["url_original"], CID: v["cid"],
+		Status: v["status"], URL: v["url"], Title: v["title"], Publisher: v["publisher"],
+		EvidenceSnippet: v["evidence_snippet"], Notes: v["notes"], CheckedAt: v["checked_at"],
 	}
+	switch {
+	case e.Status == "":
+		warn("no status: a URL it matches is marked invalid")
+	case !Status(e.Status).Known():
+		warn(fmt.Sprintf("status %q is not one of valid, paywalled, blocked, mismatch, invalid: a URL it matches is marked invalid",
+			netguard.RedactText(e.Status)))
+	}
+	e.HTTPStatus = fixtureHTTPStatus(m["http_status"], warn)
+	return e
+}
+
+// fixtureHTTPStatus reads an entry's http_status (see fixtureFrom).
+func fixtureHTTPStatus(x any, warn func(string)) *int {
 	var f float64
-	switch n := m["http_status"].(type) {
+	switch n := x.(type) {
+	case nil:
+		return nil
 	case json.Number:
-		f, _ = n.Float64()
+		var err error
+		if f, err = n.Float64(); err != nil {
+			warn(fmt.Sprintf("http_status %s is out of range: ignored", n))
+			return nil
+		}
 	case float64:
 		f = n
+	case string:
+		code, err := strconv.Atoi(strings.TrimSpace(n))
+		if err != nil || code < 100 || code > 599 {
+			warn(fmt.Sprintf("http_status %q is not an HTTP status code: ignored", netguard.RedactText(n)))
+			return nil
+		}
+		warn(fmt.Sprintf("http_status %q is a string: read as %d", n, code))
+		return &code
 	default:
-		return e
+		warn(fmt.Sprintf("http_status is %s, not a number: ignored", jsonKind(n)))
+		return nil
 	}
-	if !math.IsInf(f, 0) && !math.IsNaN(f) && math.Abs(f) < 1e9 {
-		code := int(math.Trunc(f))
-		e.HTTPStatus = &code
+	if math.IsInf(f, 0) || math.IsNaN(f) || math.Abs(f) >= 1e9 {
+		warn(fmt.Sprintf("http_status %v is out of range: ignored", x))
+		return nil
 	}
-	return e
+	code := int(math.Trunc(f))
+	if float64(code) != f {
+		warn(fmt.Sprintf("http_status %v is not an integer: read as %d", x, code))
+	}
+	return &code
+}
+
+// jsonKind names a decoded JSON value's type for messages.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number, float64:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// pointerEscape escapes a JSON pointer reference token (RFC 6901).
+func pointerEscape(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// decodeJSON decodes data, which must be exactly one JSON value, with
+// numbers as json.Number; failures wrap schema.ErrInvalidJSON.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("%w: %w", schema.ErrInvalidJSON, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%w: data after the JSON value", schema.ErrInvalidJSON)
+	}
+	return doc, nil
 }
 
 // objectKeys returns the top-level keys of a JSON object in file order.

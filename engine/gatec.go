@@ -59,6 +59,10 @@ type GateCResult struct {
 	InputsDigest  string  `json:"inputs_digest"`
 	GatesPath     *string `json:"gates_path,omitempty"`
 	GatesRevision *int    `json:"gates_revision,omitempty"`
+	// Warnings name each citations.jsonl record that is not a valid
+	// citation.v1 record and say how it was read (see looseRecord); they
+	// are also in update.C.warnings, and so in gates.json with --write.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 type statusPair struct {
@@ -221,18 +225,35 @@ func (e *Engine) GateC(_ context.Context, a GateCArgs) (*GateCResult, error) {
 	if rerr != nil {
 		return nil, readError("extracted urls", extractedPath, "required file missing", rerr)
 	}
-	records, err := readCitations(citationsPath)
+	records, err := readLooseCitations(citationsPath)
 	if err != nil {
 		return nil, err
+	}
+	pairs := make([]statusPair, 0, len(records))
+	var warnings []string
+	for _, r := range records {
+		// The one field Gate C cannot do without, as in the reference.
+		if r.normalizedURL == "" {
+			return nil, newError(CodeSchemaValidation, "citation record missing normalized_url",
+				map[string]any{"path": citationsPath, "line": r.line, "pointer": "/normalized_url"})
+		}
+		pairs = append(pairs, statusPair{r.normalizedURL, r.status})
+		if w := r.warning("counted as uncategorized"); w != "" {
+			warnings = append(warnings, w)
+		}
 	}
 	u, err := normalizedSet(splitLines(data))
 	if err != nil {
 		return nil, err
 	}
-	res, err := gateC(u, statusPairs(records), e.nowISO(),
+	res, err := gateC(u, pairs, e.nowISO(),
 		[]string{relPOSIX(run.Root, citationsPath), relPOSIX(run.Root, extractedPath)})
 	if err != nil {
 		return nil, err
+	}
+	if len(warnings) > 0 {
+		res.Warnings = warnings
+		res.Update.C.Warnings = append(res.Update.C.Warnings, warnings...)
 	}
 	e.auditGateC(run, a.Reason, res)
 	if a.Write {
@@ -254,5 +275,6 @@ func (e *Engine) auditGateC(run *Run, reason string, res *GateCResult) {
 		Status       string      `json:"status"`
 		Metrics      GateMetrics `json:"metrics"`
 		InputsDigest string      `json:"inputs_digest"`
-	}{res.Update.C.CheckedAt, "gate_c_compute", run.Manifest.RunID, redactReason(reason), res.Status, res.Metrics, res.InputsDigest})
+		Warnings     []string    `json:"warnings,omitempty"`
+	}{res.Update.C.CheckedAt, "gate_c_compute", run.Manifest.RunID, redactReason(reason), res.Status, res.Metrics, res.InputsDigest, res.Warnings})
 }

@@ -20,10 +20,11 @@ import (
 	"github.com/citegate/citegate/netguard"
 )
 
-// Paths to shared fixtures, relative to the engine package directory. The
-// repository is always checked out with ../shared beside it.
+// Paths to test fixtures, relative to the engine package directory. The
+// reference's conformance data is copied into testdata/reference (see its
+// README), so the tests need nothing beside the repository.
 const (
-	phase04Dir  = "../../shared/reference/fixtures/phase04"
+	phase04Dir  = "../testdata/reference/phase04"
 	demoDir     = "../testdata/demo"
 	testdataDir = "../testdata/engine"
 	demoRoot    = "/citegate-demo-root"

@@ -23,6 +23,10 @@ type RenderResult struct {
 	OutputMDPath string `json:"output_md_path"`
 	Rendered     int    `json:"rendered"`
 	InputsDigest string `json:"inputs_digest"`
+	// Warnings name each citations.jsonl record that is not a valid
+	// citation.v1 record; render renders every record, as the reference
+	// does, whatever it lacks.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 type renderRecord struct {
@@ -48,8 +52,10 @@ func synthesisLine(s Status) string {
 		return "may cite"
 	case StatusPaywalled:
 		return "may cite with **caution** (paywalled: content behind an access barrier, claims could not be fully checked)"
-	default:
+	case StatusBlocked, StatusMismatch, StatusInvalid:
 		return fmt.Sprintf("must NOT cite (%s)", s)
+	default:
+		return "must NOT cite (not a known status)"
 	}
 }
 
@@ -62,15 +68,30 @@ func render(runID string, records []Citation) ([]byte, string, error) {
 		rs[i] = renderRecord{strings.TrimSpace(r.NormalizedURL), strings.TrimSpace(r.CID), strings.TrimSpace(r.URL),
 			strings.TrimSpace(string(r.Status)), strings.TrimSpace(r.Title), strings.TrimSpace(r.Publisher)}
 	}
+	return renderRecords(runID, rs)
+}
+
+// renderRecords lays out the report from trimmed, redacted fields.
+func renderRecords(runID string, rs []renderRecord) ([]byte, string, error) {
 	icu.SortBy(rs, func(r renderRecord) string { return r.NormalizedURL }, func(r renderRecord) string { return r.CID })
 	var c Counts
+	unknown := 0
 	for _, r := range rs {
 		c.Add(Status(r.Status))
+		if !Status(r.Status).Known() {
+			unknown++
+		}
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Validated Citations\n\nRun ID: %s\nRendered: %d\n", runID, len(rs))
 	fmt.Fprintf(&b, "Synthesis may cite: %d (valid %d, paywalled %d with caution)\n", c.Valid+c.Paywalled, c.Valid, c.Paywalled)
-	fmt.Fprintf(&b, "Synthesis must not cite: %d (invalid %d, blocked %d, mismatch %d)\n\n", c.Invalid+c.Blocked+c.Mismatch, c.Invalid, c.Blocked, c.Mismatch)
+	if unknown == 0 {
+		fmt.Fprintf(&b, "Synthesis must not cite: %d (invalid %d, blocked %d, mismatch %d)\n\n", c.Invalid+c.Blocked+c.Mismatch, c.Invalid, c.Blocked, c.Mismatch)
+	} else {
+		// Hand-edited records (see looseRecord): the totals still add up.
+		fmt.Fprintf(&b, "Synthesis must not cite: %d (invalid %d, blocked %d, mismatch %d, unknown status %d)\n\n",
+			c.Invalid+c.Blocked+c.Mismatch+unknown, c.Invalid, c.Blocked, c.Mismatch, unknown)
+	}
 	for _, r := range rs {
 		status := orDefault(r.Status, "(missing-status)")
 		if Status(r.Status) == StatusPaywalled {
@@ -103,18 +124,26 @@ func (e *Engine) Render(_ context.Context, a RenderArgs) (*RenderResult, error) 
 		return nil, err
 	}
 	citationsPath, outPath := paths[0], paths[1]
-	records, err := readCitations(citationsPath)
+	records, err := readLooseCitations(citationsPath)
 	if err != nil {
 		return nil, err
 	}
-	md, digest, err := render(run.Manifest.RunID, records)
+	rs := make([]renderRecord, len(records))
+	var warnings []string
+	for i, r := range records {
+		rs[i] = renderRecord{r.normalizedURL, r.cid, r.url, r.status, r.title, r.publisher}
+		if w := r.warning("rendered as must NOT cite"); w != "" {
+			warnings = append(warnings, w)
+		}
+	}
+	md, digest, err := renderRecords(run.Manifest.RunID, rs)
 	if err != nil {
 		return nil, err
 	}
 	if err := writeArtifact(outPath, md, "cannot write validated-citations.md"); err != nil {
 		return nil, err
 	}
-	res := &RenderResult{OK: true, OutputMDPath: outPath, Rendered: len(records), InputsDigest: digest}
+	res := &RenderResult{OK: true, OutputMDPath: outPath, Rendered: len(records), InputsDigest: digest, Warnings: warnings}
 	e.auditRender(run, a.Reason, res)
 	return res, nil
 }

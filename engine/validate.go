@@ -56,8 +56,9 @@ type ValidateResult struct {
 	BlockedURLsPath          *string         `json:"blocked_urls_path"`
 	BlockedURLsQueuePath     *string         `json:"blocked_urls_queue_path"`
 	BlockedURLsCount         int             `json:"blocked_urls_count"`
-	// Warnings are configuration problems that did not stop the run, e.g.
-	// provider credentials that may not be sent to the configured URL.
+	// Warnings are problems that did not stop the run, e.g. provider
+	// credentials that may not be sent to the configured URL, or fixture
+	// entries that were coerced or dropped.
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -89,8 +90,9 @@ type decision struct {
 type validation struct {
 	records []Citation
 	digest  string
-	// warnings are configuration problems found on the way (see
-	// EventWarning), in the order they were reported.
+	// warnings are problems found on the way that did not stop it —
+	// fixture entries read leniently, provider configurations that can
+	// never work (see EventWarning) — in the order they were reported.
 	warnings []string
 }
 
@@ -322,6 +324,20 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 		}
 		live = append(live, it)
 	}
+	// Entries of a hand-written fixtures file read leniently are reported
+	// before any URL is checked.
+	var warnings []string
+	for _, f := range []*fixtureSet{offline, online} {
+		if f == nil {
+			continue
+		}
+		for _, w := range f.warnings {
+			warnings = append(warnings, w)
+			if err := em.emit(ctx, Event{Kind: EventWarning, Total: len(work), Detail: w}); err != nil {
+				return nil, err
+			}
+		}
+	}
 	for i, w := range work {
 		if err := em.emit(ctx, Event{Kind: EventQueued, Index: i, Total: len(work), URL: w.rep.NormalizedURL, CID: w.rep.CID}); err != nil {
 			return nil, err
@@ -341,7 +357,6 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 			}
 		}
 	}
-	var warnings []string
 	if len(live) > 0 {
 		var (
 			mu       sync.Mutex
@@ -409,7 +424,7 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 }
 
 func emptyFixtureDigest() string {
-	f, err := newFixtureSet("", nil)
+	f, err := emptyFixtureSet()
 	if err != nil {
 		return ""
 	}

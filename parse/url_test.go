@@ -17,9 +17,9 @@ import (
 	"github.com/citegate/citegate/parse/icu"
 )
 
-// fixtures is the reference conformance data; the repository is always
-// checked out with ../shared beside it.
-const fixtures = "../../shared/reference/fixtures/phase04"
+// fixtures is the reference conformance data, copied into the repository
+// (see testdata/reference/README.md) so the tests need nothing beside it.
+const fixtures = "../testdata/reference/phase04"
 
 // normalizeVerified is every row of origin.md §4.2's verified table.
 var normalizeVerified = []struct{ in, want string }{

@@ -42,10 +42,13 @@ type Command struct {
 	LogFile string
 }
 
-// UsageError is a command-line mistake; it maps to ExitUsage.
+// UsageError is a command-line mistake; it maps to ExitUsage (see
+// ReportUsage).
 type UsageError struct {
 	Command string
 	Msg     string
+	// Details go into the INVALID_ARGS envelope of a tool command.
+	Details map[string]any
 }
 
 func (e *UsageError) Error() string { return e.Msg }
@@ -98,8 +101,25 @@ type spec struct {
 	usage    string
 	exits    string
 	argsJSON bool
+	// tool marks the commands that mirror a tool spec: they print exactly
+	// one JSON envelope on stdout, usage errors included.
+	tool bool
+	// required lists the arguments the command cannot run without; Parse
+	// refuses a command line (flags and --args-json together) that leaves
+	// one of them blank.
+	required func(c *Command) []requiredArg
 	// bind registers the flags and returns where --args-json decodes to.
 	bind func(b *binder, c *Command) any
+}
+
+// requiredArg is one required argument: its flag, its --args-json key and
+// the value the command line gave it.
+type requiredArg struct{ flag, key, value string }
+
+// manifestAndReason are the arguments every run-directory tool requires, as
+// the reference's tools do.
+func manifestAndReason(manifestPath, reason string) []requiredArg {
+	return []requiredArg{{"manifest-path", "manifest_path", manifestPath}, {"reason", "reason", reason}}
 }
 
 const toolExits = "exit codes: 0 ok; 1 error envelope ({\"ok\":false,...}); 2 usage error"
@@ -109,7 +129,8 @@ const runExits = "exit codes: 0 Gate C passed; 4 Gate C failed; 1 pipeline error
 var specs = map[string]spec{
 	"extract": {
 		summary: "extract Sources URLs from wave markdown (deep_research_citations_extract_urls)",
-		usage:   "citegate extract --manifest-path ABS --reason TEXT [flags]", exits: toolExits, argsJSON: true,
+		usage:   "citegate extract --manifest-path ABS --reason TEXT [flags]", exits: toolExits, argsJSON: true, tool: true,
+		required: func(c *Command) []requiredArg { return manifestAndReason(c.Extract.ManifestPath, c.Extract.Reason) },
 		bind: func(b *binder, c *Command) any {
 			a := &c.Extract
 			b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (required)")
@@ -122,7 +143,8 @@ var specs = map[string]spec{
 	},
 	"normalize": {
 		summary: "normalize extracted URLs and compute cids (deep_research_citations_normalize)",
-		usage:   "citegate normalize --manifest-path ABS --reason TEXT [flags]", exits: toolExits, argsJSON: true,
+		usage:   "citegate normalize --manifest-path ABS --reason TEXT [flags]", exits: toolExits, argsJSON: true, tool: true,
+		required: func(c *Command) []requiredArg { return manifestAndReason(c.Normalize.ManifestPath, c.Normalize.Reason) },
 		bind: func(b *binder, c *Command) any {
 			a := &c.Normalize
 			b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (required)")
@@ -135,7 +157,8 @@ var specs = map[string]spec{
 	},
 	"validate": {
 		summary: "classify every normalized URL and write citations.jsonl (deep_research_citations_validate)",
-		usage:   "citegate validate --manifest-path ABS --reason TEXT [flags]", exits: toolExits, argsJSON: true,
+		usage:   "citegate validate --manifest-path ABS --reason TEXT [flags]", exits: toolExits, argsJSON: true, tool: true,
+		required: func(c *Command) []requiredArg { return manifestAndReason(c.Validate.ManifestPath, c.Validate.Reason) },
 		bind: func(b *binder, c *Command) any {
 			a := &c.Validate
 			b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (required)")
@@ -152,7 +175,8 @@ var specs = map[string]spec{
 	},
 	"gate-c": {
 		summary: "compute Gate C from extracted URLs and citations (deep_research_gate_c_compute)",
-		usage:   "citegate gate-c --manifest-path ABS --reason TEXT [--write] [flags]", exits: toolExits, argsJSON: true,
+		usage:   "citegate gate-c --manifest-path ABS --reason TEXT [--write] [flags]", exits: toolExits, argsJSON: true, tool: true,
+		required: func(c *Command) []requiredArg { return manifestAndReason(c.GateC.ManifestPath, c.GateC.Reason) },
 		bind: func(b *binder, c *Command) any {
 			a := &c.GateC
 			b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (required)")
@@ -165,7 +189,8 @@ var specs = map[string]spec{
 	},
 	"render": {
 		summary: "render the citations report (deep_research_citations_render_md)",
-		usage:   "citegate render --manifest-path ABS --reason TEXT [flags]", exits: toolExits, argsJSON: true,
+		usage:   "citegate render --manifest-path ABS --reason TEXT [flags]", exits: toolExits, argsJSON: true, tool: true,
+		required: func(c *Command) []requiredArg { return manifestAndReason(c.Render.ManifestPath, c.Render.Reason) },
 		bind: func(b *binder, c *Command) any {
 			a := &c.Render
 			b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (required)")
@@ -185,7 +210,10 @@ var specs = map[string]spec{
 	},
 	"verify": {
 		summary: "check whether each cited source supports its claim (seed 002's verify_citations)",
-		usage:   "citegate verify --output-file PATH|- --model MODEL [--allow-fetch] [flags]", exits: verifyExits, argsJSON: true,
+		usage:   "citegate verify --output-file PATH|- --model MODEL [--allow-fetch] [flags]", exits: verifyExits, argsJSON: true, tool: true,
+		required: func(c *Command) []requiredArg {
+			return []requiredArg{{"output-file", "", c.OutputFile}, {"model", "model", c.Verify.Model}}
+		},
 		bind: func(b *binder, c *Command) any {
 			a := &c.Verify
 			b.str("output-file", &c.OutputFile, "the agent output to check (a synthesis, a wave file), or - for stdin (required)")
@@ -238,6 +266,7 @@ func Usage() string {
 	for _, n := range commandOrder {
 		fmt.Fprintf(&b, "  %-10s %s\n", n, specs[n].summary)
 	}
+	fmt.Fprintf(&b, "  %-10s %s\n", "version", "print citegate's version (also --version)")
 	b.WriteString("\nRun 'citegate <command> --help' for its flags and exit codes.\n")
 	b.WriteString("Tool commands also take --args-json '<object>': the tool spec's JSON arguments verbatim.\n")
 	return b.String()
@@ -290,6 +319,12 @@ func Parse(args []string) (*Command, error) {
 	if name == "-h" || name == "--help" || name == "help" {
 		return &Command{Name: "", Help: true}, nil
 	}
+	if name == "--version" || name == "-version" || name == "version" {
+		if len(args) > 1 {
+			return nil, &UsageError{Msg: fmt.Sprintf("%s takes no arguments", name)}
+		}
+		return &Command{Name: "version"}, nil
+	}
 	s, ok := specs[name]
 	if !ok {
 		return nil, &UsageError{Msg: fmt.Sprintf("unknown command %q", name)}
@@ -333,5 +368,43 @@ func Parse(args []string) (*Command, error) {
 	if _, err := c.Net.Options(); err != nil {
 		return nil, &UsageError{Command: name, Msg: err.Error()}
 	}
+	if err := checkRequired(name, s, c); err != nil {
+		return nil, err
+	}
 	return c, nil
+}
+
+// checkRequired refuses a command line that leaves a required argument blank.
+// The engine checks these too, but as a tool result (exit 1); a missing
+// argument is a mistake in the command line, so it gets the usage text.
+func checkRequired(name string, s spec, c *Command) error {
+	if s.required == nil {
+		return nil
+	}
+	var missing, keys []string
+	for _, r := range s.required(c) {
+		if strings.TrimSpace(r.value) != "" {
+			continue
+		}
+		m := "--" + r.flag
+		if r.key != "" && s.argsJSON {
+			m += " (" + r.key + " in --args-json)"
+		}
+		missing = append(missing, m)
+		keys = append(keys, orFlag(r.key, r.flag))
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return &UsageError{Command: name, Msg: "missing required argument: " + strings.Join(missing, ", "),
+		Details: map[string]any{"missing": keys}}
+}
+
+// orFlag names an argument by its --args-json key, or by its flag when it
+// has none.
+func orFlag(key, flag string) string {
+	if key != "" {
+		return key
+	}
+	return flag
 }

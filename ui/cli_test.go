@@ -36,7 +36,7 @@ func TestParseTriStateBools(t *testing.T) {
 		{[]string{"extract", "--args-json", `{"include_wave2":false}`}, new(bool)},
 	}
 	for _, tt := range tests {
-		c, err := Parse(tt.args)
+		c, err := Parse(append(tt.args, "--manifest-path", "/r/manifest.json", "--reason", "r"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,6 +108,42 @@ func TestParseNetFlags(t *testing.T) {
 		var ue *UsageError
 		if _, err := Parse(args); !errors.As(err, &ue) {
 			t.Errorf("Parse(%q) = %v, want a usage error", args, err)
+		}
+	}
+}
+
+// TestParseRequiredArgs: a tool command's required arguments may come from
+// flags or --args-json; absent or blank they are a usage error naming them.
+func TestParseRequiredArgs(t *testing.T) {
+	ok := [][]string{
+		{"gate-c", "--manifest-path", "/r/manifest.json", "--reason", "r"},
+		{"gate-c", "--args-json", `{"manifest_path":"/r/manifest.json","reason":"r"}`},
+		{"gate-c", "--args-json", `{"manifest_path":"/r/manifest.json"}`, "--reason", "r"},
+		{"verify", "--output-file", "-", "--model", "lexical"},
+		{"verify", "--output-file", "-", "--args-json", `{"model":"lexical"}`},
+		{"run", "/r"}, // run and demo have defaults for everything
+		{"demo"},
+	}
+	for _, args := range ok {
+		if _, err := Parse(args); err != nil {
+			t.Errorf("Parse(%q) = %v", args, err)
+		}
+	}
+	bad := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gate-c"}, "--manifest-path (manifest_path in --args-json), --reason (reason in --args-json)"},
+		{[]string{"gate-c", "--manifest-path", "/r/manifest.json", "--reason", " \t"}, "--reason (reason in --args-json)"},
+		{[]string{"gate-c", "--args-json", `{"manifest_path":"","reason":"r"}`}, "--manifest-path (manifest_path in --args-json)"},
+		{[]string{"verify", "--model", "lexical"}, "--output-file"},
+		{[]string{"verify", "--output-file", "-"}, "--model (model in --args-json)"},
+	}
+	for _, tt := range bad {
+		_, err := Parse(tt.args)
+		var ue *UsageError
+		if !errors.As(err, &ue) || ue.Msg != "missing required argument: "+tt.want {
+			t.Errorf("Parse(%q) = %v, want missing %s", tt.args, err, tt.want)
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 
 	"github.com/citegate/citegate/engine"
 	"github.com/citegate/citegate/engine/jsonx"
@@ -64,10 +63,13 @@ func Execute(ctx context.Context, d Deps, c *Command, s Streams) int {
 		}
 		return ExitOK
 	}
+	if c.Name == "version" {
+		fmt.Fprintf(s.Out, "citegate %s\n", VersionString())
+		return ExitOK
+	}
 	opts, err := c.Net.Options()
 	if err != nil { // Parse already refused these; a hand-built Command may not have
-		fmt.Fprintf(s.Err, "citegate: %v\n", err)
-		return ExitUsage
+		return ReportUsage(s, &UsageError{Command: c.Name, Msg: err.Error()})
 	}
 	d.Engine.GuardOptions = append(d.Engine.GuardOptions, opts...)
 	c.Net.Apply(&d.Engine.Net)
@@ -85,7 +87,7 @@ func Execute(ctx context.Context, d Deps, c *Command, s Streams) int {
 		res, err = d.Engine.Render(ctx, c.Render)
 	case "run":
 		if interactive(c, s) {
-			return runInteractive(ctx, d, c.Run, s, false, c.LogFile)
+			return runInteractive(ctx, d, c.Run, s, interactiveOptions{logFile: c.LogFile, verifyFile: c.OutputFile})
 		}
 		return runPipeline(ctx, d, c.Run, s, c.OutputFile)
 	case "demo":
@@ -93,8 +95,7 @@ func Execute(ctx context.Context, d Deps, c *Command, s Streams) int {
 	case "verify":
 		return runVerify(ctx, d, c, s)
 	default:
-		fmt.Fprintf(s.Err, "citegate: unknown command %q\n", c.Name)
-		return ExitUsage
+		return ReportUsage(s, &UsageError{Msg: fmt.Sprintf("unknown command %q", c.Name)})
 	}
 	if err != nil {
 		return fail(s, err)
@@ -124,11 +125,7 @@ func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s Streams, verif
 	}
 	sum := res.(*engine.RunSummary)
 	if verifyFile != "" {
-		out, err := os.ReadFile(verifyFile)
-		if err != nil {
-			return fail(s, &engine.Error{Code: engine.CodeNotFound, Message: "--verify file unreadable", Details: map[string]any{"path": verifyFile, "reason": err.Error()}})
-		}
-		if err := d.Engine.VerifyRun(ctx, sum, out); err != nil {
+		if err := verifyAfterRun(ctx, d, sum, verifyFile); err != nil {
 			return fail(s, err)
 		}
 	}
@@ -156,7 +153,7 @@ func runDemo(ctx context.Context, d Deps, c *Command, s Streams) int {
 		fmt.Fprintf(s.Err, "citegate: demo run copied to %s (offline fixtures)\n", manifest.Root)
 		a := engine.RunArgs{ManifestPath: manifest.Path, Reason: "citegate demo"}
 		if interactive(c, s) {
-			return runInteractive(ctx, d, a, s, false, c.LogFile)
+			return runInteractive(ctx, d, a, s, interactiveOptions{logFile: c.LogFile})
 		}
 		return runPipeline(ctx, d, a, s, "")
 	}
@@ -171,7 +168,7 @@ func runDemo(ctx context.Context, d Deps, c *Command, s Streams) int {
 	fmt.Fprintln(s.Err, "citegate: SIMULATED WEB — every cited site, Bright Data and Apify are simulated in this process; no real site is contacted")
 	a := engine.RunArgs{ManifestPath: sd.run.Path, Reason: "citegate demo"}
 	if interactive(c, s) {
-		return runInteractive(ctx, d, a, s, true, c.LogFile)
+		return runInteractive(ctx, d, a, s, interactiveOptions{simulated: true, logFile: c.LogFile})
 	}
 	return runPipeline(ctx, d, a, s, "")
 }

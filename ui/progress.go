@@ -18,6 +18,11 @@ type Progress struct {
 	w    io.Writer
 	tty  bool
 	step int
+	// done counts the URLs finished in this stage. Verdict lines show it,
+	// not the URL's list position: the ladder finishes URLs in any order
+	// (settled ones first, then live ones as their rungs return), so the
+	// position says nothing about progress.
+	done int
 	last int
 	open bool // a redrawn line is on screen and needs a newline
 }
@@ -44,6 +49,7 @@ func (p *Progress) handle(ev engine.Event) {
 	switch ev.Kind {
 	case engine.EventStage:
 		p.endLine()
+		p.done, p.last = 0, 0
 		fmt.Fprintf(p.w, "citegate: %s\n", ev.Stage)
 	case engine.EventQueued:
 		p.step = max(1, ev.Total/10)
@@ -52,16 +58,20 @@ func (p *Progress) handle(ev engine.Event) {
 		fmt.Fprintf(p.w, "citegate: warning: %s\n", ev.Detail)
 	case engine.EventAttempt:
 		if p.tty {
-			fmt.Fprintf(p.w, "\r\x1b[K[%d/%d] %s (attempt %d) %s", ev.Index+1, ev.Total, ev.Rung, ev.Attempt, ev.URL)
+			// The one redrawn line is a progress line: finished so far.
+			fmt.Fprintf(p.w, "\r\x1b[K[%d/%d] %s (attempt %d) %s", p.done, ev.Total, ev.Rung, ev.Attempt, ev.URL)
 			p.open = true
 		}
 	case engine.EventRetryWait:
+		// A retry line names one URL between verdicts; its [i/N] is that
+		// URL's position in the sorted work list.
 		if !p.tty && ev.Total <= perURLLimit {
 			fmt.Fprintf(p.w, "[%*d/%d] retry     %s in %v (%s) %s\n", width(ev.Total), ev.Index+1, ev.Total, ev.Rung,
 				ev.Wait.Round(time.Millisecond), ev.Detail, ev.URL)
 		}
 	case engine.EventFinished:
-		n := ev.Index + 1
+		p.done++
+		n := p.done
 		c := ev.Citation
 		switch {
 		case p.tty:

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -80,5 +81,64 @@ func TestProgressWarnings(t *testing.T) {
 		if strings.Count(b.String(), "citegate: warning:") != 1 || !strings.Contains(b.String(), want) {
 			t.Errorf("tty %v: output %q", tty, b.String())
 		}
+	}
+}
+
+// feedOrder feeds a validate stage whose URLs finish in the given order of
+// list positions, as the ladder finishes them.
+func feedOrder(p *Progress, order []int) {
+	total := len(order)
+	ch := make(chan engine.Event, total*2+1)
+	ch <- engine.Event{Kind: engine.EventStage, Stage: "validate"}
+	for i := range total {
+		ch <- engine.Event{Kind: engine.EventQueued, Index: i, Total: total}
+	}
+	for _, i := range order {
+		ch <- engine.Event{Kind: engine.EventFinished, Index: i, Total: total, URL: "https://x.org/" + string(rune('a'+i%26)),
+			Rung: "direct_fetch", Citation: &engine.Citation{Status: engine.StatusValid}}
+	}
+	close(ch)
+	p.Consume(ch)
+}
+
+// TestProgressCountsCompletions: the counter is the number of URLs finished,
+// whatever order they finish in. Above 1,000 URLs a run whose last URL
+// finished first once printed [2000/2000] at once and nothing after.
+func TestProgressCountsCompletions(t *testing.T) {
+	reversed := make([]int, 2000)
+	for i := range reversed {
+		reversed[i] = len(reversed) - 1 - i
+	}
+	interleaved := make([]int, 0, 2000) // settled URLs at the end of the list finish first
+	for i := 1000; i < 2000; i++ {
+		interleaved = append(interleaved, i)
+	}
+	for i := range 1000 {
+		interleaved = append(interleaved, i)
+	}
+	for name, order := range map[string][]int{"reversed": reversed, "interleaved": interleaved} {
+		var b bytes.Buffer
+		feedOrder(NewProgress(&b, false), order)
+		var want strings.Builder
+		want.WriteString("citegate: validate\n")
+		for n := 200; n <= 2000; n += 200 {
+			fmt.Fprintf(&want, "[%d/2000] validated\n", n)
+		}
+		if b.String() != want.String() {
+			t.Errorf("%s: got\n%s\nwant\n%s", name, b.String(), want.String())
+		}
+	}
+
+	var b bytes.Buffer
+	feedOrder(NewProgress(&b, false), []int{2, 0, 1})
+	want := "citegate: validate\n[1/3] valid     https://x.org/c (direct_fetch)\n[2/3] valid     https://x.org/a (direct_fetch)\n[3/3] valid     https://x.org/b (direct_fetch)\n"
+	if b.String() != want {
+		t.Errorf("per-URL lines: got\n%s\nwant\n%s", b.String(), want)
+	}
+
+	b.Reset()
+	feedOrder(NewProgress(&b, true), []int{2, 0, 1})
+	if got := b.String(); !strings.Contains(got, "[1/3] valid     https://x.org/c") || !strings.HasSuffix(got, "[3/3] valid     https://x.org/b\n") {
+		t.Errorf("terminal line: %q", got)
 	}
 }

@@ -213,8 +213,9 @@ type Model struct {
 	runErr     error
 	note       string
 	// warnings are the engine's EventWarning details, shown above the
-	// table for the whole run.
+	// table for the whole run; warned is their set.
 	warnings []string
+	warned   map[string]bool
 }
 
 // NewModel returns the root model over events. Styles use lipgloss's
@@ -390,7 +391,14 @@ func (m *Model) applyEvents(evs []engine.Event) {
 		case engine.EventStage:
 			m.stage = ev.Stage
 		case engine.EventWarning:
-			m.warnings = append(m.warnings, ev.Detail)
+			// A rerun reports the same configuration and fixtures again.
+			if m.warned == nil {
+				m.warned = map[string]bool{}
+			}
+			if !m.warned[ev.Detail] {
+				m.warned[ev.Detail] = true
+				m.warnings = append(m.warnings, ev.Detail)
+			}
 		case engine.EventQueued, engine.EventAttempt, engine.EventRetryWait, engine.EventAttemptDone, engine.EventFinished:
 			if ev.Kind == engine.EventQueued {
 				// A rerun announces a smaller Total; Gate C is still
@@ -507,7 +515,12 @@ func (m Model) bannerLines() []string {
 func (m Model) topLines() []string {
 	lines := m.bannerLines()
 	lines = append(lines, m.headerLine(), m.countsLine(), m.gateLine())
-	for _, w := range m.warnings {
+	for i, w := range m.warnings {
+		if i == maxWarningLines && len(m.warnings) > maxWarningLines+1 {
+			more := fmt.Sprintf("⚠ … and %d more warnings (all of them are printed on exit, and in --log-file)", len(m.warnings)-i)
+			lines = append(lines, m.c.st.note.Render(fit(more, m.c.width)))
+			break
+		}
 		lines = append(lines, m.c.st.note.Render(fit("⚠ "+clean(w), m.c.width)))
 	}
 	lines = append(lines, m.completionLines()...)
@@ -670,6 +683,10 @@ func (m Model) statusLine() string {
 // keeps most of a small terminal.
 const maxArtifactLines = 3
 
+// maxWarningLines bounds the warnings shown above the table, which a
+// hand-edited fixtures file can make numerous.
+const maxWarningLines = 3
+
 // completionLines is the outcome panel: the final verdict or the error,
 // where the artifacts are, and the rerun hint.
 func (m Model) completionLines() []string {
@@ -696,6 +713,9 @@ func (m Model) completionLines() []string {
 			for _, ln := range packLine("Artifacts in "+dir+":", names, max(10, w-2), maxArtifactLines) {
 				lines = append(lines, "  "+ln)
 			}
+		}
+		if v := m.summary.Verify; v != nil {
+			lines = append(lines, "  "+fit(verifyLine(v), max(10, w-2)))
 		}
 	}
 	if n := m.counts[stateBlocked]; n > 0 && m.c.keys.Rerun.Enabled() {

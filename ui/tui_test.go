@@ -1094,3 +1094,37 @@ func TestDetailShowsSiteProbe(t *testing.T) {
 		}
 	}
 }
+
+// TestWarningsBoundedAndOnce: a hand-edited fixtures file can produce many
+// warnings; the screen shows the first few and a count, and a rerun's
+// repeats are shown once.
+func TestWarningsBoundedAndOnce(t *testing.T) {
+	h := newHarness(t, TUIOptions{})
+	var evs []engine.Event
+	for round := 0; round < 2; round++ { // the rerun reports them again
+		for i := range 6 {
+			evs = append(evs, engine.Event{Kind: engine.EventWarning, Total: 1, Detail: fmt.Sprintf("offline fixtures /items/%d: http_status \"200\" is a string: read as 200", i)})
+		}
+	}
+	h.events(0, append([]engine.Event{{Kind: engine.EventStage, Stage: "validate"}, queued(uValid, 1)}, evs...)...)
+	v := h.view()
+	for i := range 3 {
+		if !strings.Contains(v, fmt.Sprintf("⚠ offline fixtures /items/%d:", i)) {
+			t.Errorf("warning %d not shown:\n%s", i, v)
+		}
+	}
+	if strings.Contains(v, "/items/3:") || !strings.Contains(v, "⚠ … and 3 more warnings") {
+		t.Errorf("warnings not bounded:\n%s", v)
+	}
+	if len(h.m.warnings) != 6 {
+		t.Errorf("warnings kept = %d, want 6 (each once)", len(h.m.warnings))
+	}
+
+	// Four warnings are shown in full: a "1 more" line would hide as much
+	// as it says.
+	h = newHarness(t, TUIOptions{})
+	h.events(0, append([]engine.Event{{Kind: engine.EventStage, Stage: "validate"}, queued(uValid, 1)}, evs[:4]...)...)
+	if v := h.view(); !strings.Contains(v, "/items/3:") || strings.Contains(v, "more warnings") {
+		t.Errorf("four warnings:\n%s", v)
+	}
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 
@@ -10,6 +11,40 @@ import (
 
 // maxOutputBytes bounds the agent output verify reads.
 const maxOutputBytes = 16 << 20
+
+// verifyAfterRun is run's --verify step: it verifies the synthesis file
+// against the run's citations with the lexical judge and writes
+// citations/verify.json (engine.VerifyRun). The headless path and the
+// terminal UI both call it once the run has succeeded, so both write the
+// same file and report the same errors.
+func verifyAfterRun(ctx context.Context, d Deps, sum *engine.RunSummary, file string) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return &engine.Error{Code: engine.CodeNotFound, Message: "--verify file unreadable", Details: map[string]any{"path": file, "reason": err.Error()}}
+	}
+	defer f.Close()
+	out, err := io.ReadAll(io.LimitReader(f, maxOutputBytes+1))
+	if err != nil {
+		return &engine.Error{Code: engine.CodeNotFound, Message: "--verify file unreadable", Details: map[string]any{"path": file, "reason": err.Error()}}
+	}
+	if len(out) > maxOutputBytes {
+		return &engine.Error{Code: engine.CodeInvalidInput, Message: "--verify file over 16 MiB", Details: map[string]any{"path": file}}
+	}
+	return d.Engine.VerifyRun(ctx, sum, out)
+}
+
+// verifyLine sums up run --verify's result in one line, for the terminal
+// UI's outcome panel and the line it leaves on stderr.
+func verifyLine(v *engine.VerifyResult) string {
+	verdict := "passed"
+	if !v.Passed {
+		verdict = "NOT passed"
+	}
+	if v.TotalResolved == 0 {
+		return fmt.Sprintf("Verify (--verify): %s, nothing resolvable among %d citation(s) · citations/verify.json", verdict, v.TotalCitationsFound)
+	}
+	return fmt.Sprintf("Verify (--verify): %s, %d/%d resolved source(s) support their claims · citations/verify.json", verdict, v.TotalSupported, v.TotalResolved)
+}
 
 // runVerify reads the agent output and prints seed 002's result JSON.
 func runVerify(ctx context.Context, d Deps, c *Command, s Streams) int {

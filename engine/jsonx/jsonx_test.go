@@ -11,7 +11,7 @@ import (
 	"github.com/citegate/citegate/parse/icu"
 )
 
-const fixtures = "../../../shared/reference/fixtures/phase04/"
+const fixtures = "../../testdata/reference/phase04/"
 
 func TestMarshalMatchesJSONStringify(t *testing.T) {
 	tests := []struct {

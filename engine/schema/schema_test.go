@@ -15,7 +15,7 @@ import (
 	"testing"
 )
 
-const fixtures = "../../../shared/reference/fixtures/phase04/"
+const fixtures = "../../testdata/reference/phase04/"
 
 func TestEmbeddedSchemasCompile(t *testing.T) {
 	schemas, err := compiled()

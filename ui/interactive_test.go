@@ -1,0 +1,151 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/citegate/citegate/engine"
+)
+
+// demoRun copies the repository's demo run into a new temp directory.
+func demoRun(t *testing.T) DemoRun {
+	t.Helper()
+	d, err := CopyDemo(os.DirFS(filepath.Join("..", "testdata", "demo")), filepath.Join(t.TempDir(), "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// runTUI executes args with stdin and stdout posing as a terminal, waits for
+// the outcome panel, quits with q and returns the exit code and stderr.
+func runTUI(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	c, err := Parse(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	out := &syncBuffer{}
+	var errOut bytes.Buffer
+	code := make(chan int, 1)
+	go func() {
+		code <- Execute(context.Background(), Deps{Engine: engine.New()}, c,
+			Streams{In: pr, Out: out, Err: &errOut, InIsTTY: true, OutIsTTY: true})
+	}()
+	teatest.WaitFor(t, out, func(b []byte) bool {
+		return bytes.Contains(b, []byte("Run complete")) || bytes.Contains(b, []byte("Run failed"))
+	},
+		teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	_, _ = pw.Write([]byte("q"))
+	select {
+	case n := <-code:
+		return n, errOut.String()
+	case <-time.After(30 * time.Second):
+		t.Fatal("the terminal UI did not exit after q")
+		return 0, ""
+	}
+}
+
+// TestTUIRunVerifyWritesVerifyJSON: `run DIR --verify FILE` in the terminal
+// UI verifies the synthesis like --headless does and writes a byte-identical
+// citations/verify.json (it once skipped the step and wrote nothing).
+func TestTUIRunVerifyWritesVerifyJSON(t *testing.T) {
+	syn := filepath.Join(t.TempDir(), "synthesis.md")
+	doc := "Solid-state cells suppress dendrites [1]. Battery packs got cheaper [2].\n\n## Sources\n\n1. https://www.science.org/doi/10.1126/science.adg7942\n2. https://www.iea.org/reports/global-ev-outlook-2024\n"
+	if err := os.WriteFile(syn, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	head := demoRun(t)
+	c, err := Parse([]string{"run", head.Root, "--headless", "--verify", syn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hout, herr bytes.Buffer
+	if code := Execute(context.Background(), Deps{Engine: engine.New()}, c, Streams{In: strings.NewReader(""), Out: &hout, Err: &herr}); code != ExitOK {
+		t.Fatalf("headless run: exit %d\n%s\n%s", code, hout.String(), herr.String())
+	}
+	want, err := os.ReadFile(filepath.Join(head.Root, "citations", "verify.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(want, []byte(`"not_citable"`)) {
+		t.Fatalf("the headless verify.json does not flag the blocked source:\n%s", want)
+	}
+
+	tui := demoRun(t)
+	code, errOut := runTUI(t, "run", tui.Root, "--verify", syn)
+	if code != ExitOK {
+		t.Fatalf("TUI run: exit %d\n%s", code, errOut)
+	}
+	got, err := os.ReadFile(filepath.Join(tui.Root, "citations", "verify.json"))
+	if err != nil {
+		t.Fatalf("the terminal UI wrote no verify.json: %v", err)
+	}
+	if !bytes.Equal(sameRun(t, got, tui.Root), sameRun(t, want, head.Root)) {
+		t.Errorf("verify.json differs between the terminal UI and --headless:\nTUI:\n%s\nheadless:\n%s", got, want)
+	}
+	if !strings.Contains(errOut, "Verify (--verify):") {
+		t.Errorf("stderr does not report the verification: %q", errOut)
+	}
+}
+
+// verifyID is the result id seed 002 gives every verification: a fresh
+// UUID, so two runs of the same verification (headless or not) differ in it.
+var verifyID = regexp.MustCompile(`(?m)^  "id": "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}",$`)
+
+// sameRun blanks what legitimately differs between two runs of one
+// verification: the run root and the result's fresh id.
+func sameRun(t *testing.T, verifyJSON []byte, root string) []byte {
+	t.Helper()
+	if len(verifyID.FindAll(verifyJSON, -1)) != 1 {
+		t.Fatalf("verify.json has no UUID id:\n%s", verifyJSON)
+	}
+	return verifyID.ReplaceAll(bytes.ReplaceAll(verifyJSON, []byte(root), []byte("ROOT")), []byte(`  "id": "ID",`))
+}
+
+// TestTUIRunVerifyUnreadableFile: an unreadable --verify file fails the
+// terminal UI run with the envelope --headless prints.
+func TestTUIRunVerifyUnreadableFile(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-synthesis.md")
+	head := demoRun(t)
+	c, err := Parse([]string{"run", head.Root, "--headless", "--verify", missing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hout bytes.Buffer
+	hcode := Execute(context.Background(), Deps{Engine: engine.New()}, c, Streams{In: strings.NewReader(""), Out: &hout, Err: io.Discard})
+
+	tui := demoRun(t)
+	c, err = Parse([]string{"run", tui.Root, "--verify", missing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	out := &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- Execute(context.Background(), Deps{Engine: engine.New()}, c, Streams{In: pr, Out: out, Err: io.Discard, InIsTTY: true, OutIsTTY: true})
+	}()
+	teatest.WaitFor(t, out, func(b []byte) bool { return bytes.Contains(b, []byte("Run failed")) },
+		teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	_, _ = pw.Write([]byte("q"))
+	tcode := <-done
+	if hcode != ExitFailure || tcode != hcode {
+		t.Errorf("exit codes: headless %d, TUI %d, want both %d", hcode, tcode, ExitFailure)
+	}
+	if !strings.Contains(hout.String(), "--verify file unreadable") {
+		t.Errorf("headless envelope: %s", hout.String())
+	}
+}

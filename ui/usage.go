@@ -1,0 +1,39 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/citegate/citegate/engine"
+	"github.com/citegate/citegate/netguard"
+)
+
+// ReportUsage prints a command-line mistake and returns ExitUsage. The
+// message and the usage text go to stderr for a human. A tool command also
+// prints an INVALID_ARGS envelope on stdout: tool commands promise exactly
+// one JSON envelope whatever happens, and an agent calling one reads stdout
+// only. run and demo are not tool commands (their stdout may be the terminal
+// UI), so their usage errors stay on stderr.
+func ReportUsage(s Streams, err error) int {
+	var ue *UsageError
+	if !errors.As(err, &ue) {
+		ue = &UsageError{Msg: err.Error()}
+	}
+	// The message can quote the command line (a stray argument, a flag
+	// value), which may hold a credential.
+	msg := netguard.RedactText(ue.Msg)
+	fmt.Fprintf(s.Err, "citegate: %s\n\n", msg)
+	if _, ok := specs[ue.Command]; ok {
+		fmt.Fprint(s.Err, CommandUsage(ue.Command))
+	} else {
+		fmt.Fprint(s.Err, Usage())
+	}
+	if sp, ok := specs[ue.Command]; ok && sp.tool {
+		details := map[string]any{"command": ue.Command, "usage": sp.usage}
+		for k, v := range ue.Details {
+			details[k] = v
+		}
+		printJSON(s.Out, errorEnvelope{OK: false, Error: &engine.Error{Code: engine.CodeInvalidArgs, Message: msg, Details: details}})
+	}
+	return ExitUsage
+}
