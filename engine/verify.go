@@ -45,6 +45,9 @@ type VerifyArgs struct {
 	PerSourceTimeoutMS int      `json:"per_source_timeout_ms,omitempty"`
 	PerSourceMaxBytes  int      `json:"per_source_max_bytes,omitempty"`
 	TraceID            string   `json:"trace_id,omitempty"`
+	// NoAbstain turns every "uncertain" verdict into the judge's best guess
+	// (forced choice): verdicts are then only supported or unsupported.
+	NoAbstain bool `json:"no_abstain,omitempty"`
 	// Citable, when set, holds the run's Gate C statuses by normalized URL
 	// (run --verify): citing a source that may not be cited is a finding.
 	Citable map[string]Status `json:"-"`
@@ -52,14 +55,17 @@ type VerifyArgs struct {
 
 // VerifyResult is seed 002's output shape, exactly.
 type VerifyResult struct {
-	ID                  string             `json:"id"`
-	OverallScore        *float64           `json:"overall_score"`
-	Passed              bool               `json:"passed"`
-	TotalCitationsFound int                `json:"total_citations_found"`
-	TotalResolved       int                `json:"total_resolved"`
-	TotalSupported      int                `json:"total_supported"`
-	TotalCostUSD        float64            `json:"total_cost_usd"`
-	Citations           []VerifiedCitation `json:"citations"`
+	ID                  string   `json:"id"`
+	OverallScore        *float64 `json:"overall_score"`
+	Passed              bool     `json:"passed"`
+	TotalCitationsFound int      `json:"total_citations_found"`
+	TotalResolved       int      `json:"total_resolved"`
+	TotalSupported      int      `json:"total_supported"`
+	// TotalUncertain counts judge verdicts of "uncertain", which are left
+	// out of OverallScore's denominator.
+	TotalUncertain int                `json:"total_uncertain"`
+	TotalCostUSD   float64            `json:"total_cost_usd"`
+	Citations      []VerifiedCitation `json:"citations"`
 }
 
 // VerifiedCitation is one citation's outcome.
@@ -97,6 +103,9 @@ type SourceInfo struct {
 
 // JudgeVerdict is the judge's answer for one citation.
 type JudgeVerdict struct {
+	// Verdict is "supported", "unsupported" or "uncertain" (issue 11);
+	// Supported is seed 002's boolean: the judge's best guess.
+	Verdict      string   `json:"verdict"`
 	Supported    bool     `json:"supported"`
 	Confidence   float64  `json:"confidence"`
 	Rationale    string   `json:"rationale"`
@@ -193,7 +202,7 @@ func (e *Engine) Verify(ctx context.Context, output []byte, a VerifyArgs) (*Veri
 		info := src.info
 		vc.ResolveStatus, vc.Source = "ok", &info
 		res.TotalResolved++
-		passage := relevantPassages(src.text, c.Claim, judgeSourceChars)
+		passage := judgeText(j, src.text, c.Claim)
 		if totalCost+j.EstimateMaxCostUSD(c.Claim, passage) > costCap {
 			vc.ResolveError = &ResolveError{"cost_cap_reached", fmt.Sprintf("total cost cap $%.2f would be exceeded by the next judge call", costCap)}
 			res.Citations = append(res.Citations, vc)
@@ -213,16 +222,26 @@ func (e *Engine) Verify(ctx context.Context, output []byte, a VerifyArgs) (*Veri
 			res.Citations = append(res.Citations, vc)
 			continue
 		}
-		if v.Supported {
-			res.TotalSupported++
+		outcome := v.Outcome
+		if outcome == "" || (a.NoAbstain && outcome == judge.VerdictUncertain) {
+			outcome = judge.VerdictUnsupported
+			if v.Supported {
+				outcome = judge.VerdictSupported
+			}
 		}
-		vc.Judge = &JudgeVerdict{Supported: v.Supported, Confidence: v.Confidence, Rationale: netguard.RedactText(v.Rationale),
+		switch outcome {
+		case judge.VerdictSupported:
+			res.TotalSupported++
+		case judge.VerdictUncertain:
+			res.TotalUncertain++
+		}
+		vc.Judge = &JudgeVerdict{Verdict: outcome, Supported: v.Supported, Confidence: v.Confidence, Rationale: netguard.RedactText(v.Rationale),
 			CostUSD: v.CostUSD, LatencyMS: v.LatencyMS, InputTokens: v.InputTokens, OutputTokens: v.OutputTokens}
 		res.Citations = append(res.Citations, vc)
 	}
 	res.TotalCostUSD = math.Round(totalCost*1e6) / 1e6
-	if res.TotalResolved > 0 {
-		score := math.Round(float64(res.TotalSupported)/float64(res.TotalResolved)*100) / 100
+	if decided := res.TotalResolved - res.TotalUncertain; decided > 0 {
+		score := math.Round(float64(res.TotalSupported)/float64(decided)*100) / 100
 		res.OverallScore = &score
 	}
 	// Seed 002: fail when fewer than half of the resolved sources support
@@ -298,7 +317,7 @@ func (e *Engine) resolveSource(ctx context.Context, guard *netguard.Guard, targe
 	if src.err != nil {
 		return e.doiFallback(ctx, guard, target, kind, src)
 	}
-	src.text = classify.ReadableText(page)
+	src.text = readableSource(page)
 	return src
 }
 
@@ -385,49 +404,52 @@ func fetchErrorKind(err error) string {
 	return "bad_status"
 }
 
-// relevantPassages keeps the sentences of text that share the most words
-// with claim, in their original order, up to max characters: the judge reads
-// what bears on the claim, not a page's first 12,000 characters.
-func relevantPassages(text, claim string, max int) string {
-	if len(text) <= max {
+// JudgeInput is what a judge reads of a fetched page for claim: its
+// readable text narrowed to the passages most relevant to the claim, within
+// the judge's budget (the development tools use it to judge pages on disk
+// exactly as verify judges fetched ones).
+func JudgeInput(body []byte, contentType, claim string) string {
+	return JudgeInputWithin(body, contentType, claim, judgeSourceChars)
+}
+
+// JudgeInputWithin is JudgeInput with another budget (in bytes).
+func JudgeInputWithin(body []byte, contentType, claim string, budget int) string {
+	page := classify.Page{StatusCode: 200, Body: body, ContentType: contentType}
+	return relevantPassages(readableSource(page), claim, budget)
+}
+
+// OfflineJudgeInput is what the offline (lexical) judge reads of a page:
+// its whole readable text (see judgeText).
+func OfflineJudgeInput(body []byte, contentType string) string {
+	return readableSource(classify.Page{StatusCode: 200, Body: body, ContentType: contentType})
+}
+
+// readableSource is the text a judge reads of a page: the classifier's
+// readable text (markup, scripts, hidden elements, navigation and footers
+// removed). go-readability (codeberg.org/readeck/go-readability/v2, a port
+// of Firefox's Reader View) was measured against it on
+// ../shared/eval/wice-dev and lost: it dropped supporting sentences of 2 of
+// the 68 supported cases and the offline judge's forced-choice accuracy fell
+// from 0.797 to 0.777 (README, "verify").
+func readableSource(page classify.Page) string {
+	return classify.ReadableText(page)
+}
+
+// judgeText is what judge j reads of a source: an LLM judge, billed per
+// token, the passages most relevant to the claim within seed 002's 12,000
+// characters; the offline judge, which searches the text itself and counts
+// a fact found anywhere on the page, the whole readable text.
+func judgeText(j judge.Judge, text, claim string) string {
+	if j.Name() == judge.ProviderLexical {
 		return text
 	}
-	terms := map[string]bool{}
-	for _, w := range strings.Fields(strings.ToLower(claim)) {
-		if w = strings.Trim(w, ".,;:!?()[]\"'"); len(w) > 3 {
-			terms[w] = true
-		}
-	}
-	sentences := splitSentences(text)
-	type scored struct{ i, score int }
-	ranked := make([]scored, len(sentences))
-	for i, s := range sentences {
-		n := 0
-		for _, w := range strings.Fields(strings.ToLower(s)) {
-			if terms[strings.Trim(w, ".,;:!?()[]\"'")] {
-				n++
-			}
-		}
-		ranked[i] = scored{i, n}
-	}
-	slices.SortStableFunc(ranked, func(a, b scored) int { return b.score - a.score })
-	keep := map[int]bool{}
-	size := 0
-	for _, r := range ranked {
-		if size+len(sentences[r.i])+1 > max {
-			continue
-		}
-		keep[r.i] = true
-		size += len(sentences[r.i]) + 1
-	}
-	var b strings.Builder
-	for i, s := range sentences {
-		if keep[i] {
-			b.WriteString(s)
-			b.WriteByte(' ')
-		}
-	}
-	return strings.TrimSpace(b.String())
+	return relevantPassages(text, claim, judgeSourceChars)
+}
+
+// relevantPassages is what the judge reads: judge.Passages, which keeps
+// the sentences (and their neighbours) that carry most of the claim.
+func relevantPassages(text, claim string, max int) string {
+	return judge.Passages(text, claim, max)
 }
 
 func splitSentences(text string) []string {

@@ -226,6 +226,7 @@ var specs = map[string]spec{
 			b.integer("per-source-timeout-ms", &a.PerSourceTimeoutMS, "per-source fetch timeout (default 10000)")
 			b.integer("per-source-max-bytes", &a.PerSourceMaxBytes, "per-source body cap (default 5 MiB)")
 			b.str("trace-id", &a.TraceID, "trace id to record")
+			b.optBoolValue("no-abstain", &a.NoAbstain, "never answer uncertain: every verdict is the judge's best guess (forced choice)")
 			bindGuard(b, &c.Net)
 			return a
 		},

@@ -13,8 +13,13 @@ import (
 
 // Verdict is one judge decision.
 type Verdict struct {
+	// Outcome is VerdictSupported, VerdictUnsupported or VerdictUncertain
+	// (a judge that does not know says so).
+	Outcome string
+	// Supported is the best guess, also when Outcome is uncertain (seed
+	// 002's boolean; the forced-choice answer).
 	Supported  bool
-	Confidence float64 // in [0,1], two decimals
+	Confidence float64 // in [0,1], two decimals: confidence in Outcome
 	Rationale  string
 	// InputTokens and OutputTokens are the provider's usage figures; 0 for
 	// the lexical judge and when a server reports no usage.

@@ -92,12 +92,13 @@ func (lexicalJudge) Judge(ctx context.Context, claim, source string) (Verdict, e
 		return Verdict{}, &Error{Kind: KindLLM, Message: "lexical: call canceled", cause: err}
 	}
 	start := time.Now()
-	supported, conf, rationale := lexicalVerdict(claim, source)
+	o := judgeOffline(claim, source)
 	zero := 0.0
 	return Verdict{
-		Supported:  supported,
-		Confidence: conf,
-		Rationale:  rationale,
+		Outcome:    o.verdict,
+		Supported:  o.supported,
+		Confidence: o.conf,
+		Rationale:  o.rationale,
 		CostUSD:    &zero,
 		LatencyMS:  time.Since(start).Milliseconds(),
 	}, nil

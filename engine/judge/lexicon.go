@@ -27,7 +27,8 @@ var lightWords = setOf(`according study studies research researcher researchers 
 	stated note notes noted claim claims claimed data result results evidence analysis published
 	publish conclude concluded concludes describe described describes explain explained new recent
 	recently team scientists scientist experts expert official officials demonstrate demonstrated
-	demonstrates reveal revealed reveals discover discovered discovers observe observed observes`)
+	demonstrates reveal revealed reveals discover discovered discovers observe observed observes
+	dollar dollars euro euros pound pounds usd eur gbp yen yuan rupees`)
 
 // negationCues flip a statement. A word ending in "n't" is one too.
 var negationCues = setOf(`not no never none nobody nothing neither nor without cannot cant

@@ -102,7 +102,8 @@ func (j *llmJudge) Judge(ctx context.Context, claim, source string) (Verdict, er
 	if derr != nil {
 		return v, derr
 	}
-	supported, conf, rationale, perr := ParseVerdict(j.scrub(ans.text))
+	text := j.scrub(ans.text)
+	supported, conf, rationale, perr := ParseVerdict(text)
 	if perr != nil {
 		var je *Error
 		if errors.As(perr, &je) {
@@ -110,6 +111,7 @@ func (j *llmJudge) Judge(ctx context.Context, claim, source string) (Verdict, er
 		}
 		return v, perr
 	}
+	v.Outcome = ParseOutcome(text, supported)
 	v.Supported, v.Confidence, v.Rationale = supported, conf, j.scrub(rationale)
 	return v, nil
 }

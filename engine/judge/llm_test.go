@@ -671,3 +671,51 @@ func TestConcurrentJudges(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestThreeWayVerdicts: every LLM judge asks for the three-way verdict in
+// its system prompt and reads it from the answer; an answer without one
+// (a seed 002 prompt) takes the boolean.
+func TestThreeWayVerdicts(t *testing.T) {
+	for _, provider := range []string{ProviderAnthropic, ProviderOpenAI, ProviderOpenAICompatible} {
+		for _, tc := range []struct {
+			answer, want string
+			supported    bool
+		}{
+			{`{"verdict":"uncertain","supported":true,"confidence":0.4,"rationale":"on topic, not stated"}`, VerdictUncertain, true},
+			{`{"verdict":"unsupported","supported":false,"confidence":0.9,"rationale":"says 1937"}`, VerdictUnsupported, false},
+			{`{"supported":true,"confidence":0.9,"rationale":"quote"}`, VerdictSupported, true},
+		} {
+			f := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, req recorded) {
+				if provider == ProviderAnthropic {
+					writeJSON(w, 200, anthropicAnswer(tc.answer, 10, 5))
+					return
+				}
+				writeJSON(w, 200, openAIAnswer(tc.answer, 10, 5))
+			})
+			var j Judge
+			var err error
+			switch provider {
+			case ProviderAnthropic:
+				j = newAnthropic(t, f, "claude-haiku-4-5-20251001")
+			case ProviderOpenAI:
+				j = newOpenAI(t, f, "gpt-4o-mini")
+			default:
+				j, err = New(Config{Provider: ProviderOpenAICompatible, Model: "llama3.1", BaseURL: f.URL, Getenv: env(), Client: f.Client()})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			v, err := j.Judge(context.Background(), testClaim, "It opened to traffic in 1937.")
+			if err != nil {
+				t.Fatalf("%s: %v", provider, err)
+			}
+			if v.Outcome != tc.want || v.Supported != tc.supported {
+				t.Errorf("%s: answer %s gave %q supported=%v, want %q supported=%v", provider, tc.answer, v.Outcome, v.Supported, tc.want, tc.supported)
+			}
+			body := f.last(t).Raw
+			if !strings.Contains(body, `\"verdict\": \"supported\" | \"unsupported\" | \"uncertain\"`) {
+				t.Errorf("%s: the request's system prompt does not ask for the verdict: %s", provider, body)
+			}
+		}
+	}
+}

@@ -9,9 +9,19 @@ import (
 	"unicode/utf8"
 )
 
-// SystemPrompt is seed 002's judge system prompt, verbatim (the seed's copy
-// has its line breaks folded into spaces, and so does this one).
-const SystemPrompt = `You are a citation verification evaluator. Given a claim extracted from AI-generated output and the text of a cited source, decide whether the source supports the claim. Score 0.00 means the source contradicts the claim or does not mention it. Score 1.00 means the source clearly supports the claim. Be strict: do not rate as supported unless the source actually contains the assertion. Do NOT penalize paraphrasing; DO penalize invented specifics not in the source. Respond with a single JSON object — no markdown, no prose: { "supported": <boolean>, "confidence": <number 0.00..1.00>, "rationale": "<1-2 sentences — quote 5-15 words from the source if you found support>" }`
+// SeedSystemPrompt is seed 002's judge system prompt, verbatim (the seed's
+// copy has its line breaks folded into spaces, and so does this one).
+const SeedSystemPrompt = `You are a citation verification evaluator. Given a claim extracted from AI-generated output and the text of a cited source, decide whether the source supports the claim. Score 0.00 means the source contradicts the claim or does not mention it. Score 1.00 means the source clearly supports the claim. Be strict: do not rate as supported unless the source actually contains the assertion. Do NOT penalize paraphrasing; DO penalize invented specifics not in the source. Respond with a single JSON object — no markdown, no prose: { "supported": <boolean>, "confidence": <number 0.00..1.00>, "rationale": "<1-2 sentences — quote 5-15 words from the source if you found support>" }`
+
+// SystemPrompt is seed 002's prompt with one amendment (issue 11): the
+// judge may say that it cannot tell. It asks for a "verdict" of
+// "supported", "unsupported" or "uncertain" beside seed 002's fields, whose
+// "supported" stays the judge's best guess. The amendment sits before the
+// response format, which is extended by the one field.
+const SystemPrompt = `You are a citation verification evaluator. Given a claim extracted from AI-generated output and the text of a cited source, decide whether the source supports the claim. Score 0.00 means the source contradicts the claim or does not mention it. Score 1.00 means the source clearly supports the claim. Be strict: do not rate as supported unless the source actually contains the assertion. Do NOT penalize paraphrasing; DO penalize invented specifics not in the source. ` + verdictInstruction + ` Respond with a single JSON object — no markdown, no prose: { "verdict": "supported" | "unsupported" | "uncertain", "supported": <boolean>, "confidence": <number 0.00..1.00>, "rationale": "<1-2 sentences — quote 5-15 words from the source if you found support>" }`
+
+// verdictInstruction is the amendment: when to answer "uncertain".
+const verdictInstruction = `Give a "verdict": "supported" when the source clearly states the claim, "unsupported" when it contradicts the claim or clearly lacks one of its facts, and "uncertain" when you cannot tell from the text given (for example the passage is on the topic but neither states nor contradicts the claim); an uncertain verdict is better than a guess. "supported" is your best guess either way, and "confidence" is your confidence in the verdict.`
 
 // MaxSourceChars is seed 002's source cap in UserPrompt (~3k tokens),
 // counted like JavaScript's String.length, in UTF-16 code units.
@@ -36,7 +46,8 @@ func UserPrompt(claim, source string) string {
 // true only for the JSON literal true; confidence must be a number in
 // [0,1] (or a value JavaScript's Number() turns into one, such as "0.8")
 // and is rounded to two decimals; rationale is "" unless a string. Any
-// failure is an *Error of Kind KindMalformed.
+// failure is an *Error of Kind KindMalformed. The three-way verdict is read
+// by ParseOutcome.
 func ParseVerdict(raw string) (supported bool, confidence float64, rationale string, err error) {
 	trimmed := strings.TrimFunc(raw, isJSSpace)
 	// The reference applies its three replacements in turn.
@@ -75,6 +86,32 @@ func ParseVerdict(raw string) (supported bool, confidence float64, rationale str
 		}
 	}
 	return supported, round2(c), rationale, nil
+}
+
+// ParseOutcome reads the answer's "verdict" (issue 11): "supported",
+// "unsupported" or "uncertain", in any case and with surrounding space. A
+// judge that gives none (a seed 002 prompt, a model that ignores the
+// amendment) or another value has its boolean taken as the verdict.
+func ParseOutcome(raw string, supported bool) string {
+	first := strings.IndexByte(raw, '{')
+	last := strings.LastIndexByte(raw, '}')
+	if first >= 0 && last > first {
+		var obj struct {
+			Verdict any `json:"verdict"`
+		}
+		if json.Unmarshal([]byte(raw[first:last+1]), &obj) == nil {
+			if s, ok := obj.Verdict.(string); ok {
+				switch v := strings.ToLower(strings.TrimSpace(s)); v {
+				case VerdictSupported, VerdictUnsupported, VerdictUncertain:
+					return v
+				}
+			}
+		}
+	}
+	if supported {
+		return VerdictSupported
+	}
+	return VerdictUnsupported
 }
 
 func malformed(msg string) *Error { return &Error{Kind: KindMalformed, Message: msg} }

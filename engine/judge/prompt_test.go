@@ -18,8 +18,36 @@ func TestSystemPromptMatchesSeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(seed) != SystemPrompt {
-		t.Errorf("SystemPrompt differs from seed 002:\nseed: %q\nours: %q", seed, SystemPrompt)
+	if string(seed) != SeedSystemPrompt {
+		t.Errorf("SeedSystemPrompt differs from seed 002:\nseed: %q\nours: %q", seed, SeedSystemPrompt)
+	}
+	// SystemPrompt is the seed's with exactly one amendment (issue 11): the
+	// verdict instruction before the response format, and the format's
+	// extra "verdict" field.
+	want := strings.Replace(SeedSystemPrompt, " Respond with a single JSON object", " "+verdictInstruction+" Respond with a single JSON object", 1)
+	want = strings.Replace(want, `{ "supported": <boolean>`, `{ "verdict": "supported" | "unsupported" | "uncertain", "supported": <boolean>`, 1)
+	if want != SystemPrompt {
+		t.Errorf("SystemPrompt is not the seed's plus the verdict amendment:\nwant %q\ngot  %q", want, SystemPrompt)
+	}
+}
+
+func TestParseOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		raw       string
+		supported bool
+		want      string
+	}{
+		{`{"verdict":"uncertain","supported":true,"confidence":0.4,"rationale":"x"}`, true, VerdictUncertain},
+		{"```json\n{\"verdict\": \" Unsupported \", \"supported\": false, \"confidence\": 0.9}\n```", false, VerdictUnsupported},
+		{`{"verdict":"SUPPORTED","supported":true,"confidence":0.9}`, true, VerdictSupported},
+		{`{"supported":true,"confidence":0.9}`, true, VerdictSupported},     // seed 002's shape
+		{`{"supported":false,"confidence":0.9}`, false, VerdictUnsupported}, // seed 002's shape
+		{`{"verdict":"maybe","supported":false,"confidence":0.5}`, false, VerdictUnsupported},
+		{`{"verdict":3,"supported":true,"confidence":0.5}`, true, VerdictSupported},
+	} {
+		if got := ParseOutcome(tc.raw, tc.supported); got != tc.want {
+			t.Errorf("ParseOutcome(%q) = %q, want %q", tc.raw, got, tc.want)
+		}
 	}
 }
 
@@ -28,6 +56,7 @@ func TestSystemPromptContent(t *testing.T) {
 		"citation verification evaluator",
 		"Do NOT penalize paraphrasing; DO penalize invented specifics not in the source.",
 		`"supported": <boolean>`, `"confidence": <number 0.00..1.00>`, "quote 5-15 words",
+		`"verdict": "supported" | "unsupported" | "uncertain"`, `"uncertain" when you cannot tell`,
 		"JSON", // required by OpenAI's json_object mode
 	} {
 		if !strings.Contains(SystemPrompt, want) {

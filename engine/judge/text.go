@@ -66,6 +66,11 @@ func tokenize(s string) []token {
 				case r2 == ',' && isDigit(s[j-1]) && thousandsGroup(s[j+1:]):
 					j += n2
 					continue
+				case r2 == '-' && isWordRune(prev) && isWordRune(next) && hyphenName(s[i:j], s[j+1:]):
+					// "COVID-19", "SARS-CoV-2", "B-52": one name, not a
+					// word and a figure.
+					j += n2
+					continue
 				}
 			}
 			break
@@ -78,7 +83,31 @@ func tokenize(s string) []token {
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-func isDigit(c byte) bool    { return c >= '0' && c <= '9' }
+
+// hyphenName reports whether a hyphen between word (so far) and rest joins
+// the parts of one name: the word has a capital letter and the part after
+// the hyphen is a number or has a capital letter too.
+func hyphenName(word, rest string) bool {
+	if strings.IndexFunc(word, unicode.IsUpper) < 0 {
+		return false
+	}
+	k := 0
+	digits, upper := true, false
+	for _, r := range rest {
+		if !isWordRune(r) {
+			break
+		}
+		k++
+		if !unicode.IsDigit(r) {
+			digits = false
+		}
+		if unicode.IsUpper(r) {
+			upper = true
+		}
+	}
+	return k > 0 && (digits || upper)
+}
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isDigitRune(r rune) bool {
 	return r >= '0' && r <= '9'
 }

@@ -1,0 +1,184 @@
+// Command judgecheck runs the offline judge over a labelled claim set in
+// the format of ../shared/eval/wice-dev (cases.jsonl, pages/) in-process:
+// each page is read as verify reads it (readable text, narrowed to the
+// claim), then judged. It prints forced-choice accuracy, the accuracy of
+// committed verdicts and the share committed, per fold. A development
+// loop; the README's figures come from the set's own run.sh.
+//
+//	go run ./engine/internal/judgecheck -data ../shared/eval/wice-dev [-v]
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/citegate/citegate/engine"
+	"github.com/citegate/citegate/engine/judge"
+)
+
+type kase struct {
+	ID, Page, Label, Fold, Claim string
+}
+
+func main() {
+	data := flag.String("data", "", "a directory with cases.jsonl and pages/")
+	verbose := flag.Bool("v", false, "print every case")
+	budget := flag.Int("budget", 12000, "with -retrieval: the judge's input budget in bytes")
+	retrieval := flag.Bool("retrieval", false, "measure retrieval instead: the share of supported cases whose supporting sentences (sample.jsonl) are all in the text the judge reads")
+	flag.Parse()
+	if *retrieval {
+		if err := measureRetrieval(*data, *budget, *verbose); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	f, err := os.Open(filepath.Join(*data, "cases.jsonl"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	defer f.Close()
+	j := judge.NewLexical()
+	folds := map[string]*cell{}
+	all := &cell{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var k kase
+		if err := json.Unmarshal(sc.Bytes(), &k); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		html, err := os.ReadFile(filepath.Join(*data, "pages", k.Page))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		text := engine.OfflineJudgeInput(html, "text/html")
+		v, err := j.Judge(context.Background(), k.Claim, text)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		want := k.Label == "supported"
+		for _, c := range []*cell{all, fold(folds, k.Fold)} {
+			c.n++
+			if v.Supported == want {
+				c.forced++
+			}
+			if v.Outcome != judge.VerdictUncertain {
+				c.committed++
+				if (v.Outcome == judge.VerdictSupported) == want {
+					c.committedOK++
+				}
+			}
+		}
+		if *verbose {
+			mark := " "
+			if v.Outcome != judge.VerdictUncertain && (v.Outcome == judge.VerdictSupported) != want {
+				mark = "✗"
+			}
+			fmt.Printf("%s %s %-11s %-11s %s\n   %s\n", mark, k.ID, k.Label, v.Outcome, k.Claim, v.Rationale)
+		}
+	}
+	names := make([]string, 0, len(folds))
+	for n := range folds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range append(names, "all") {
+		c := all
+		if n != "all" {
+			c = folds[n]
+		}
+		fmt.Printf("%-10s n=%3d forced %.3f  committed %.3f on %.0f%% (%d)\n", n, c.n, float64(c.forced)/float64(c.n),
+			float64(c.committedOK)/float64(max(1, c.committed)), 100*float64(c.committed)/float64(c.n), c.committed)
+	}
+}
+
+type cell struct{ n, forced, committed, committedOK int }
+
+func fold(m map[string]*cell, k string) *cell {
+	if m[k] == nil {
+		m[k] = &cell{}
+	}
+	return m[k]
+}
+
+// measureRetrieval checks, for every case with supporting sentences, that
+// each of them is in the text a judge reads (JudgeInput), comparing
+// whitespace-collapsed text.
+func measureRetrieval(data string, budget int, verbose bool) error {
+	f, err := os.Open(filepath.Join(data, "sample.jsonl"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	n, ok, inputChars := 0, 0, 0
+	for sc.Scan() {
+		var r struct {
+			ID         string   `json:"id"`
+			Claim      string   `json:"claim"`
+			Evidence   []string `json:"evidence"`
+			Supporting [][]int  `json:"supporting_sentences"`
+			Label      string   `json:"label"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return err
+		}
+		if r.Label != "supported" || len(r.Supporting) == 0 {
+			continue
+		}
+		html, err := os.ReadFile(filepath.Join(data, "pages", r.ID+".html"))
+		if err != nil {
+			return err
+		}
+		in := collapse(engine.JudgeInputWithin(html, "text/html", r.Claim, budget))
+		inputChars += len(in)
+		// A case is covered when one of its annotated sets of supporting
+		// sentences is entirely in the input.
+		covered := false
+		var missing string
+		for _, set := range r.Supporting {
+			all := true
+			for _, i := range set {
+				if i < 0 || i >= len(r.Evidence) {
+					continue
+				}
+				line := collapse(strings.TrimLeft(r.Evidence[i], "# "))
+				if strings.HasPrefix(line, "(meta data)") {
+					continue
+				}
+				if !strings.Contains(in, line) {
+					all, missing = false, line
+					break
+				}
+			}
+			if all {
+				covered = true
+				break
+			}
+		}
+		n++
+		if covered {
+			ok++
+		} else if verbose {
+			fmt.Printf("%s: missing %q\n", r.ID, missing)
+		}
+	}
+	fmt.Printf("retrieval: %d of %d supported cases have every supporting sentence in the judge's input (%.1f%%); mean input %d chars\n",
+		ok, n, 100*float64(ok)/float64(max(1, n)), inputChars/max(1, n))
+	return nil
+}
+
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
