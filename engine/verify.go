@@ -452,21 +452,6 @@ func relevantPassages(text, claim string, max int) string {
 	return judge.Passages(text, claim, max)
 }
 
-func splitSentences(text string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(text); i++ {
-		if (text[i] == '.' || text[i] == '!' || text[i] == '?') && (i+1 == len(text) || text[i+1] == ' ') {
-			out = append(out, strings.TrimSpace(text[start:i+1]))
-			start = i + 1
-		}
-	}
-	if rest := strings.TrimSpace(text[start:]); rest != "" {
-		out = append(out, rest)
-	}
-	return out
-}
-
 // newUUID returns a random RFC 4122 version-4 UUID (seed 002's id).
 func newUUID() string {
 	var b [16]byte

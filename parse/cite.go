@@ -11,12 +11,12 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/citegate/citegate/parse/textkit"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
-	"golang.org/x/text/unicode/norm"
 )
 
 // CiteKind is how a citation was written.
@@ -1443,102 +1443,15 @@ func (b *blockScan) sentences(bs, be int) {
 	}
 }
 
-func terminatorLen(src []byte, i int) int {
-	switch c := src[i]; {
-	case c == '.' || c == '!' || c == '?':
-		return 1
-	case c >= 0x80:
-		r, n := utf8.DecodeRune(src[i:])
-		if r == '。' || r == '！' || r == '？' {
-			return n
-		}
-	}
-	return 0
-}
+func terminatorLen(src []byte, i int) int { return textkit.TerminatorLen(src, i) }
 
+// boundary is textkit's sentence rule over the block, with the citations
+// that follow a full stop ("… rose.[1] Next") kept in the sentence before.
 func (b *blockScan) boundary(i, tl, be int, marks map[int]int) (int, bool) {
-	src := b.c.src
-	if src[i] == '.' && abbreviation(src, i) {
-		return 0, false
-	}
-	j := i + tl
-	for j < be {
-		if tl := terminatorLen(src, j); tl > 0 {
-			j += tl
-			continue
-		}
-		r, n := utf8.DecodeRune(src[j:])
-		if !strings.ContainsRune("\"')]*_”’»", r) {
-			break
-		}
-		j += n
-	}
-	if j < be && !isSpaceByte(src[j]) {
-		if _, ok := marks[j]; !ok {
-			return 0, false
-		}
-	}
-	// Citations after the full stop belong to this sentence.
-	end, k := j, j
-	for {
-		k = skipSpace(src, k, be)
-		m, ok := marks[k]
-		if !ok || k >= be {
-			break
-		}
-		end, k = m, m
-	}
-	k = skipSpace(src, k, be)
-	if k < be {
-		r, _ := utf8.DecodeRune(src[k:])
-		if unicode.IsLower(r) {
-			return 0, false
-		}
-	}
-	return end, true
-}
-
-var abbreviations = map[string]bool{
-	"al": true, "e.g": true, "i.e": true, "vs": true, "cf": true, "fig": true, "figs": true,
-	"eq": true, "eqs": true, "no": true, "nos": true, "vol": true, "vols": true, "pp": true,
-	"ed": true, "eds": true, "mr": true, "mrs": true, "ms": true, "dr": true, "prof": true,
-	"st": true, "jr": true, "sr": true, "approx": true, "ca": true, "est": true, "dept": true,
-	"univ": true, "sec": true, "ch": true, "chap": true, "op": true, "viz": true, "resp": true,
-	"ref": true, "refs": true, "jan": true, "feb": true, "mar": true, "apr": true, "jun": true,
-	"jul": true, "aug": true, "sep": true, "sept": true, "oct": true, "nov": true, "dec": true,
-	"inc": true, "ltd": true, "corp": true, "co": true, "gov": true, "n.d": true, "ph.d": true,
-}
-
-// abbreviation reports whether the '.' at i ends an abbreviation or an
-// initial rather than a sentence.
-func abbreviation(src []byte, i int) bool {
-	k := i
-	for k > 0 && i-k < 12 {
-		r, n := utf8.DecodeLastRune(src[:k])
-		if !unicode.IsLetter(r) && r != '.' {
-			break
-		}
-		k -= n
-	}
-	if k > 0 && i-k >= 12 {
-		return false // a long word, not an abbreviation
-	}
-	tok := strings.ToLower(string(src[k:i]))
-	if tok == "" {
-		return false
-	}
-	if abbreviations[tok] {
-		return true
-	}
-	// Initials and dotted initialisms: "J.", "U.S.", "e.g."
-	letters := 0
-	for _, part := range strings.Split(tok, ".") {
-		if utf8.RuneCountInString(part) > 1 {
-			return false
-		}
-		letters++
-	}
-	return letters >= 1 && (utf8.RuneCountInString(tok) == 1 || strings.Contains(tok, "."))
+	return textkit.SentenceEnd(b.c.src, i, tl, be, func(j int) (int, bool) {
+		m, ok := marks[j]
+		return m, ok
+	})
 }
 
 func isSpaceByte(c byte) bool {
@@ -2814,46 +2727,9 @@ func segText(lines *text.Segments, i int, src []byte) string {
 }
 
 // words splits s into lower-case, accent-folded words of letters and digits.
-func words(s string) []string {
-	var out []string
-	start := -1
-	for i, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			out = append(out, fold(s[start:i]))
-			start = -1
-		}
-	}
-	if start >= 0 {
-		out = append(out, fold(s[start:]))
-	}
-	return out
-}
+func words(s string) []string { return textkit.WordList(s) }
 
-func fold(w string) string {
-	ascii := true
-	for i := 0; i < len(w); i++ {
-		if w[i] >= 0x80 {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return strings.ToLower(w)
-	}
-	var b strings.Builder
-	for _, r := range norm.NFD.String(w) {
-		if !unicode.Is(unicode.Mn, r) {
-			b.WriteRune(unicode.ToLower(r))
-		}
-	}
-	return b.String()
-}
+func fold(w string) string { return textkit.Fold(w) }
 
 func isYearToken(t string) bool {
 	if len(t) < 4 || len(t) > 5 {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/citegate/citegate/parse/textkit"
 )
 
 // Mismatch is judged conservatively: only when the citation names enough
@@ -19,24 +21,6 @@ const (
 	maxPageTokens   = 20000
 	minEnglishRatio = 0.08 // share of English stop words in the page text
 )
-
-// stopWords are dropped from both sides; they also estimate whether a page
-// is English (other languages would otherwise never overlap an English
-// citation).
-var stopWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a about above after again against all also am an and any are as at be
-		because been before being below between both but by can could did do does doing down during each few
-		for from further had has have having he her here hers herself him himself his how i if in into is it its
-		itself just me more most my myself no nor not now of off on once only or other our ours ourselves out
-		over own same she should so some such than that the their theirs them themselves then there these they
-		this those through to too under until up very was we were what when where which while who whom why will
-		with would you your yours yourself yourselves new via per us may might must shall within without upon
-		one two three many much well still yet however although though whether ever`) {
-		m[w] = true
-	}
-	return m
-}()
 
 // shellPhrases mark a page whose content is rendered by script.
 var shellPhrases = phrases(
@@ -62,60 +46,16 @@ var genericWords = map[string]bool{
 	"updated": true, "published": true, "edu": true, "gov": true,
 }
 
-// stem folds plural and verb endings and keeps the first six runes, so
-// "batteries"/"battery" and "recycling"/"recycled" meet. It is crude on
-// purpose: collisions only make mismatch rarer.
-func stem(w string) string {
-	switch n := len(w); {
-	case n > 4 && strings.HasSuffix(w, "ies"):
-		w = w[:n-3] + "y"
-	case n > 5 && strings.HasSuffix(w, "ing"):
-		w = w[:n-3]
-	case n > 4 && strings.HasSuffix(w, "ed"):
-		w = w[:n-2]
-	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
-		w = w[:n-1]
-	}
-	if utf8.RuneCountInString(w) > 6 {
-		i, k := 0, 0
-		for i = range w {
-			if k == 6 {
-				break
-			}
-			k++
-		}
-		w = w[:i]
-	}
-	return w
-}
+// stem and words are the shared tools (textkit): a crude stemmer of
+// this package's own used to fold "batteries"/"battery"; Porter's does.
+func stem(w string) string { return textkit.Stem(w) }
 
-// words splits lowercased text into letter/digit tokens and calls f for
-// each, stopping when f returns false.
-func words(low string, f func(w string) bool) {
-	start := -1
-	for i, r := range low {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			if !f(low[start:i]) {
-				return
-			}
-			start = -1
-		}
-	}
-	if start >= 0 {
-		f(low[start:])
-	}
-}
+func words(low string, f func(w string) bool) { textkit.Words(low, f) }
 
 // significant: not a stop word, not generic, not a number, 3 to 30 runes
 // (longer "words" are identifiers, not topics).
 func significant(w string) bool {
-	if n := utf8.RuneCountInString(w); n < 3 || n > 30 || stopWords[w] || genericWords[w] {
+	if n := utf8.RuneCountInString(w); n < 3 || n > 30 || textkit.Stop(w) || genericWords[w] {
 		return false
 	}
 	for _, r := range w {
@@ -208,7 +148,7 @@ func contentMismatch(c Citation, p Page, in *pageInfo) string {
 	n, stop := 0, 0
 	words(in.lowText(), func(w string) bool {
 		n++
-		if stopWords[w] {
+		if textkit.Stop(w) {
 			stop++
 		}
 		body[stem(w)] = true

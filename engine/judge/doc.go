@@ -8,14 +8,28 @@
 //   - openai: OpenAI Chat Completions (POST {base}/v1/chat/completions);
 //   - openai-compatible: the same wire format at a caller-given base URL
 //     (llama.cpp, Ollama, vLLM, ...), key optional, cost unknown;
-//   - lexical: a built-in, offline, deterministic scorer that needs no key
-//     and no network.
+//   - lexical: a built-in, offline, deterministic judge that needs no key
+//     and no network (offline.go): it commits only when the evidence is
+//     clear and says "uncertain" otherwise.
+//
+// Every judge answers with one of three outcomes (issue 11): supported,
+// unsupported or uncertain ([Verdict.Outcome]), and seed 002's boolean as
+// its best guess ([Verdict.Supported]). What a judge reads is narrowed by
+// [Passages].
 //
 // The LLM judges follow the reference tool verify_citations (seed 002): the
-// same system prompt ([SystemPrompt]), user prompt ([UserPrompt], source
-// capped at 12,000 characters), verdict parser ([ParseVerdict]), 256-token
-// verdicts at temperature 0 where the model accepts a temperature, and the
-// same pessimistic pre-call cost estimate ([Judge.EstimateMaxCostUSD]).
+// same user prompt ([UserPrompt], source capped at 12,000 characters),
+// verdict parser ([ParseVerdict], plus [ParseOutcome] for the verdict),
+// 256-token verdicts at temperature 0 where the model accepts a
+// temperature, and the same pessimistic pre-call cost estimate
+// ([Judge.EstimateMaxCostUSD]); the system prompt is seed 002's with one
+// amendment asking for the three-way verdict ([SystemPrompt],
+// [SeedSystemPrompt]).
+//
+// Files: judge.go (the interface, New), offline.go and lexical.go (the
+// offline judge), passages.go (what a judge reads), text.go and lexicon.go
+// (the offline judge's tokens and word lists, on parse/textkit), prompt.go,
+// wire.go and llm.go (the LLM judges), prices.go.
 //
 // Safety rules every judge keeps:
 //

@@ -65,19 +65,21 @@ func (c confusion) String() string {
 		c.accuracy(), c.tp+c.tn, c.n(), c.tp, c.fn, c.fp, c.tn)
 }
 
-// TestLexicalCorpusAccuracy runs the lexical judge over the labelled
-// corpus and reports accuracy and the confusion matrix, overall, per split
-// and per category. It fails below 0.85 overall.
-func TestLexicalCorpusAccuracy(t *testing.T) {
+// TestLexicalOwnCorpus runs the lexical judge over its own 128-case corpus
+// (testdata/lexical.json, written by this project before issue 11, so NOT
+// a measure of accuracy: see the README for figures on data nobody here
+// wrote) and logs forced-choice accuracy, the accuracy of committed
+// verdicts and the share committed, overall and per category. It guards
+// against regressions: committed verdicts stay right at least 90% of the
+// time and the judge commits on at least half the cases.
+func TestLexicalOwnCorpus(t *testing.T) {
 	cases := loadLexCorpus(t)
 	if len(cases) < 40 {
 		t.Fatalf("corpus has %d cases, want at least 40", len(cases))
 	}
 	j := NewLexical()
-	var all confusion
-	bySplit := map[string]*confusion{}
-	byCat := map[string]*confusion{}
-	var wrong []string
+	type cell struct{ n, forced, committed, right int }
+	cells := map[string]*cell{}
 	ids := map[string]bool{}
 	for _, c := range cases {
 		if ids[c.ID] {
@@ -91,72 +93,61 @@ func TestLexicalCorpusAccuracy(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.ID, err)
 		}
-		if (v.Confidence >= 0.5) != v.Supported {
-			t.Errorf("%s: confidence %.2f disagrees with supported=%v", c.ID, v.Confidence, v.Supported)
-		}
-		all.add(c.Label, v.Supported)
-		for _, m := range []struct {
-			m   map[string]*confusion
-			key string
-		}{{bySplit, c.Split}, {byCat, c.Category}} {
-			if m.m[m.key] == nil {
-				m.m[m.key] = &confusion{}
+		checkVerdict(t, c.ID, v)
+		want := c.Label == "supported"
+		for _, k := range []string{"all", c.Category} {
+			if cells[k] == nil {
+				cells[k] = &cell{}
 			}
-			m.m[m.key].add(c.Label, v.Supported)
-		}
-		if (c.Label == "supported") != v.Supported {
-			wrong = append(wrong, fmt.Sprintf("%s (%s, label %s, confidence %.2f): %s", c.ID, c.Split, c.Label, v.Confidence, v.Rationale))
-		}
-	}
-	t.Logf("lexical judge on %d cases: %v", all.n(), all)
-	for _, m := range []map[string]*confusion{bySplit, byCat} {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			t.Logf("  %-14s %v", k, *m[k])
+			x := cells[k]
+			x.n++
+			if v.Supported == want {
+				x.forced++
+			}
+			if v.Outcome != VerdictUncertain {
+				x.committed++
+				if (v.Outcome == VerdictSupported) == want {
+					x.right++
+				} else {
+					t.Logf("  committed wrong: %s (%s): %s", c.ID, c.Label, v.Rationale)
+				}
+			}
 		}
 	}
-	for _, w := range wrong {
-		t.Logf("  wrong: %s", w)
+	keys := make([]string, 0, len(cells))
+	for k := range cells {
+		keys = append(keys, k)
 	}
-	if all.accuracy() < 0.85 {
-		t.Errorf("accuracy %.3f < 0.85", all.accuracy())
+	sort.Strings(keys)
+	for _, k := range keys {
+		x := cells[k]
+		t.Logf("%-14s n=%3d forced %.2f, committed %.2f on %.0f%%", k, x.n, float64(x.forced)/float64(x.n),
+			float64(x.right)/float64(max(1, x.committed)), 100*float64(x.committed)/float64(x.n))
+	}
+	all := cells["all"]
+	if acc := float64(all.right) / float64(max(1, all.committed)); acc < 0.9 || all.committed*2 < all.n {
+		t.Errorf("committed %.3f on %d of %d cases: want at least 0.9 on at least half", acc, all.committed, all.n)
 	}
 }
 
-func TestPorterStem(t *testing.T) {
-	// Examples from Porter (1980) and the reference vocabulary.
-	for in, want := range map[string]string{
-		"caresses": "caress", "ponies": "poni", "ties": "ti", "caress": "caress", "cats": "cat",
-		"feed": "feed", "agreed": "agre", "plastered": "plaster", "bled": "bled", "motoring": "motor",
-		"sing": "sing", "conflated": "conflat", "troubled": "troubl", "sized": "size", "hopping": "hop",
-		"tanned": "tan", "falling": "fall", "hissing": "hiss", "fizzed": "fizz", "failing": "fail",
-		"filing": "file", "happy": "happi", "sky": "sky", "relational": "relat", "conditional": "condit",
-		"rational": "ration", "valenci": "valenc", "digitizer": "digit", "conformabli": "conform",
-		"radicalli": "radic", "differentli": "differ", "vileli": "vile", "analogousli": "analog",
-		"vietnamization": "vietnam", "predication": "predic", "operator": "oper", "feudalism": "feudal",
-		"decisiveness": "decis", "hopefulness": "hope", "callousness": "callous", "formaliti": "formal",
-		"sensitiviti": "sensit", "sensibiliti": "sensibl", "triplicate": "triplic", "formative": "form",
-		"formalize": "formal", "electriciti": "electr", "electrical": "electr", "hopeful": "hope",
-		"goodness": "good", "revival": "reviv", "allowance": "allow", "inference": "infer",
-		"airliner": "airlin", "gyroscopic": "gyroscop", "adjustable": "adjust", "defensible": "defens",
-		"irritant": "irrit", "replacement": "replac", "adjustment": "adjust", "dependent": "depend",
-		"adoption": "adopt", "homologou": "homolog", "communism": "commun", "activate": "activ",
-		"angulariti": "angular", "homologous": "homolog", "effective": "effect", "bowdlerize": "bowdler",
-		"probate": "probat", "rate": "rate", "cease": "ceas", "controll": "control", "roll": "roll",
-		"generalizations": "gener", "oscillators": "oscil",
-	} {
-		if got := porterStem(in); got != want {
-			t.Errorf("porterStem(%q) = %q, want %q", in, got, want)
+// checkVerdict holds for every verdict of the lexical judge.
+func checkVerdict(t *testing.T, id string, v Verdict) {
+	t.Helper()
+	switch v.Outcome {
+	case VerdictSupported:
+		if !v.Supported {
+			t.Errorf("%s: supported verdict with supported=false", id)
 		}
+	case VerdictUnsupported:
+		if v.Supported {
+			t.Errorf("%s: unsupported verdict with supported=true", id)
+		}
+	case VerdictUncertain:
+	default:
+		t.Errorf("%s: outcome %q", id, v.Outcome)
 	}
-	for _, w := range []string{"a", "is", "naïve", "x1"} {
-		if got := porterStem(w); got != w {
-			t.Errorf("porterStem(%q) = %q, want it unchanged", w, got)
-		}
+	if v.Confidence < 0 || v.Confidence > 1 || v.Confidence != round2(v.Confidence) || v.Rationale == "" {
+		t.Errorf("%s: confidence %v rationale %q", id, v.Confidence, v.Rationale)
 	}
 }
 
@@ -218,29 +209,59 @@ func TestLexicalCases(t *testing.T) {
 	source := "The Golden Gate Bridge opened to traffic on May 27, 1937. Construction began in January 1933 and cost $35 million. " +
 		"The bridge was not designed by a single engineer."
 	for _, tc := range []struct {
-		claim     string
-		supported bool
-		inWhy     string
+		claim, outcome, inWhy string
 	}{
-		{"The Golden Gate Bridge opened to traffic in 1937 [4].", true, `"The Golden Gate Bridge opened to traffic on May 27, 1937."`},
-		{"The Golden Gate Bridge opened to traffic in 1936.", false, "figure 1936 is not in the passage"},
-		{"Construction of the bridge cost 35 million dollars.", true, "Matched"},
-		{"Construction of the bridge cost $53 million.", false, "53"},
-		{"The bridge was designed by a single engineer.", false, "negates"},
-		{"The bridge was never opened to traffic.", false, `negated ("never")`},
-		{"Construction of the bridge ended in January 1933.", false, "opposite"},
-		{"Giraffes sleep less than two hours a day.", false, "Closest passage"},
-		{"The bridge opened to traffic in 1937 and was painted blue by volunteers.", false, "2 parts"},
+		{"The Golden Gate Bridge opened to traffic in 1937 [4].", VerdictSupported, `"The Golden Gate Bridge opened to traffic on May 27, 1937."`},
+		{"The Golden Gate Bridge opened to traffic in 1936.", VerdictUnsupported, "gives 1937, not 1936"},
+		{"Construction of the bridge cost 35 million dollars.", VerdictSupported, "Construction began"},
+		{"Construction of the bridge cost $53 million.", VerdictUnsupported, "gives 35 million where the claim says 53 million"},
+		{"The bridge was designed by a single engineer.", VerdictUnsupported, `the source negates "designed"`},
+		{"The bridge was never opened to traffic.", VerdictUnsupported, `the claim negates "opened"`},
+		// The opposite predicate is read next to the word it qualifies
+		// ("bridge"), which the began-sentence lacks: not decided.
+		{"Construction of the bridge ended in January 1933.", VerdictUncertain, "Closest passage"},
+		{"The company's profits rose in the second quarter.", VerdictUncertain, "Closest passage"},
+		{"Giraffes sleep less than two hours a day.", VerdictUnsupported, `"two"`},
+		{"The bridge opened to traffic in 1937 and was painted blue by volunteers.", VerdictUncertain, "Closest passage"},
 	} {
 		v, err := j.Judge(context.Background(), tc.claim, source)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v.Supported != tc.supported || !strings.Contains(v.Rationale, tc.inWhy) {
-			t.Errorf("%q: supported=%v (%.2f) rationale %q; want supported=%v and %q in it", tc.claim, v.Supported, v.Confidence, v.Rationale, tc.supported, tc.inWhy)
+		checkVerdict(t, tc.claim, v)
+		if v.Outcome != tc.outcome || !strings.Contains(v.Rationale, tc.inWhy) {
+			t.Errorf("%q: %s (%.2f) rationale %q; want %s with %q in it", tc.claim, v.Outcome, v.Confidence, v.Rationale, tc.outcome, tc.inWhy)
 		}
-		if v.Confidence < 0 || v.Confidence > 1 || v.Confidence != round2(v.Confidence) || (v.Confidence >= 0.5) != v.Supported {
-			t.Errorf("%q: confidence %v", tc.claim, v.Confidence)
+	}
+}
+
+// TestLexicalHardCases are the misfires issue 11 found on real citing
+// sentences, and the contradictions a judge must still catch.
+func TestLexicalHardCases(t *testing.T) {
+	page := "Published 4 Jul 2017.\n\nThe council approved the transit plan after a long debate. The vote was 9 to 2, with two members absent. " +
+		"Funding comes from a regional sales tax. Critics said the plan was not cost effective. " +
+		"Construction of the first line may start next spring. Mayor Ana Lopez welcomed the decision."
+	for _, tc := range []struct {
+		name, claim, outcome string
+	}{
+		{"parts in different sentences", "The council approved the transit plan, and funding comes from a regional sales tax.", VerdictSupported},
+		{"a figure elsewhere on the page", "The council approved the transit plan by a vote of 9 to 2.", VerdictSupported},
+		{"a date in the dateline, another format", "On 4 July 2017 the council approved the transit plan.", VerdictSupported},
+		{"a negation elsewhere in the page", "The council approved the transit plan.", VerdictSupported},
+		{"a changed figure", "The council approved the transit plan by a vote of 7 to 2.", VerdictUnsupported},
+		{"a swapped name", "Mayor Maria Garcia welcomed the decision.", VerdictUnsupported},
+		{"a negation added", "The council did not approve the transit plan.", VerdictUnsupported},
+		{"a negation dropped", "Critics said the plan was cost effective.", VerdictUnsupported},
+		{"a hedge dropped", "Construction of the first line will start next spring.", VerdictUnsupported},
+		{"a different month", "On 4 August 2017 the council approved the transit plan.", VerdictUnsupported},
+	} {
+		v, err := NewLexical().Judge(context.Background(), tc.claim, page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkVerdict(t, tc.name, v)
+		if v.Outcome != tc.outcome {
+			t.Errorf("%s: %q → %s (%s), want %s", tc.name, tc.claim, v.Outcome, v.Rationale, tc.outcome)
 		}
 	}
 }
@@ -269,7 +290,7 @@ func TestLexicalEdgeCases(t *testing.T) {
 		{"", "The bridge opened in 1937.", "no content words"},
 	} {
 		v, err := j.Judge(context.Background(), tc.claim, tc.source)
-		if err != nil || v.Supported || v.Confidence != 0 || !strings.Contains(v.Rationale, tc.why) {
+		if err != nil || v.Supported || v.Outcome != VerdictUncertain || !strings.Contains(v.Rationale, tc.why) {
 			t.Errorf("(%q, %q) = %+v, %v", tc.claim, tc.source, v, err)
 		}
 	}
@@ -282,7 +303,7 @@ func TestLexicalQuoteLength(t *testing.T) {
 		"damp and dark enough for its metabolism to slow almost to a halt."
 	for _, source := range []string{long, "Snails hibernate.", long + " Snails hibernate."} {
 		v, _ := NewLexical().Judge(context.Background(), "Garden snails can survive three years without food.", source)
-		m := regexp.MustCompile(`passage: "([^"]*)"`).FindStringSubmatch(v.Rationale)
+		m := regexp.MustCompile(`(?:passage|words|in): "([^"]*)"`).FindStringSubmatch(v.Rationale)
 		if m == nil {
 			t.Fatalf("no quote in %q", v.Rationale)
 		}
@@ -300,7 +321,7 @@ func TestLexicalDeterministic(t *testing.T) {
 		src := strings.Join(c.Source, "\n\n")
 		a, _ := j.Judge(context.Background(), c.Claim, src)
 		b, _ := j.Judge(context.Background(), c.Claim, src)
-		if a.Supported != b.Supported || a.Confidence != b.Confidence || a.Rationale != b.Rationale {
+		if a.Outcome != b.Outcome || a.Supported != b.Supported || a.Confidence != b.Confidence || a.Rationale != b.Rationale {
 			t.Errorf("%s: two runs differ", c.ID)
 		}
 	}
@@ -315,7 +336,7 @@ func TestLexicalLargeSource(t *testing.T) {
 	b.WriteString("The Golden Gate Bridge opened to traffic on May 27, 1937.")
 	start := time.Now()
 	v, err := NewLexical().Judge(context.Background(), testClaim, b.String())
-	if err != nil || !v.Supported {
+	if err != nil || v.Outcome != VerdictSupported {
 		t.Errorf("verdict %+v, %v", v, err)
 	}
 	t.Logf("2 MB source judged in %v", time.Since(start))
@@ -325,9 +346,10 @@ func FuzzLexical(f *testing.F) {
 	f.Add("The bridge opened in 1937 [1].", "It opened to traffic on May 27, 1937. Dr. Smith said so.")
 	f.Add("No, not 3.5%", "1,2,3 . . . ?! \n\n ’’ 'twas")
 	f.Fuzz(func(t *testing.T, claim, source string) {
-		s, c, r := lexicalVerdict(claim, source)
-		if c < 0 || c > 1 || (c >= 0.5) != s || r == "" {
-			t.Fatalf("verdict (%v, %v, %q)", s, c, r)
+		v, err := NewLexical().Judge(context.Background(), claim, source)
+		if err != nil {
+			t.Fatal(err)
 		}
+		checkVerdict(t, "fuzz", v)
 	})
 }

@@ -5,20 +5,6 @@ import "strings"
 // The lexical judge's word lists. They are deliberately small and visible:
 // the judge is meant to be read and argued with, not trusted blindly.
 
-// stopWords carry no claim content. Negation cues, "before"/"after" and
-// comparison words are not here: they are handled by negationCues and
-// concepts.
-var stopWords = setOf(`a about again against all also am an and any are as at be because been
-	being between both but by can could did do does doing down during each few for from further had has
-	have having he her here hers herself him himself his how i if in into is it its itself just me most
-	my myself now of off on once only or other our ours ourselves out over own same she should so some
-	such than that the their theirs them themselves then there these they this those through to too
-	under until up very was we were what when where which while who whom why will with would you your
-	yours yourself yourselves via per us may might must shall within upon yet however although though
-	whether ever one ones percent per cent approximately about around roughly nearly almost some
-	several many much well still its it's that's there's also etc including include includes included
-	like such among amid across along whose whom unto toward towards onto`)
-
 // lightWords are reporting and hedging words: a claim says "a study found
 // that X", its source says "we show X". They count for little.
 var lightWords = setOf(`according study studies research researcher researchers report reported
@@ -133,10 +119,6 @@ var multipliers = map[string]float64{
 	"thousand": 1e3, "million": 1e6, "millions": 1e6, "billion": 1e9, "billions": 1e9,
 	"trillion": 1e12, "bn": 1e9, "mn": 1e6,
 }
-
-// abbreviations do not end a sentence when followed by ".".
-var abbreviations = setOf(`mr mrs ms dr prof st vs etc al inc ltd co corp jr sr no fig figs approx
-	jan feb mar apr jun jul aug sep sept oct nov dec e.g i.e u.s u.k est ed eds vol pp cf ca gen gov sen rep`)
 
 func setOf(words string) map[string]bool {
 	m := map[string]bool{}

@@ -337,7 +337,7 @@ func judgeOffline(claim, source string) offlineOutcome {
 	center, lo, hi := page.bestWindow(&c)
 	o.cover = page.windowCover(&c, lo, hi)
 	if center >= 0 {
-		o.quote = quoteUnit(source, page.units[center])
+		o.quote = quoteFor(source[page.units[center].start:page.units[center].end], &c)
 		o.contradiction = page.contradiction(&c, center, lo, hi, source)
 	}
 	o.score = 0.55*o.cover + 0.45*o.pageCover - 0.3*float64(len(o.missingFigures)) - 0.12*float64(len(o.missingNames))
@@ -456,12 +456,18 @@ func (p *pageFacts) contradiction(c *claimFacts, center, lo, hi int, source stri
 			continue // a claim that states both ("after … the previous day") is not contradicted by either
 		}
 		anchor := figureAnchor(c.toks, i)
-		if anchor == "" || anchor == t.key || p.keys[t.key] && p.nearestConcept(center, anchor, t.key, t.opp) != t.opp {
+		if anchor == "" || anchor == t.key {
 			continue
 		}
-		if p.nearestConcept(center, anchor, t.key, t.opp) == t.opp {
-			return fmt.Sprintf("the source states the opposite of %q", t.text)
+		for u := lo; u <= hi; u++ {
+			if p.nearestConcept(u, anchor, t.key, t.opp) == t.opp {
+				return fmt.Sprintf("the source states the opposite of %q", t.text)
+			}
 		}
+	}
+	// A vote the other way: "voted for" against "voted against".
+	if cs, ss := voteStance(c.toks), voteStance(toks); cs != "" && ss != "" && cs != ss {
+		return fmt.Sprintf("the source says voted %s, the claim voted %s", ss, cs)
 	}
 	// A hedge the claim drops.
 	if !c.hedged {
@@ -567,6 +573,20 @@ func (p *pageFacts) changedYear(c *claimFacts) string {
 		}
 		if w/total >= predicateCover && !has && other != "" {
 			return fmt.Sprintf("the sentence that states it gives %s, not %s (%q)", other, years[0].display, quoteUnit(p.src, p.units[u]))
+		}
+	}
+	return ""
+}
+
+// voteStance is "for" or "against" after a form of "vote" in toks, or "".
+func voteStance(toks []token) string {
+	for i := 0; i+1 < len(toks); i++ {
+		if stemWord(toks[i].low) != "vote" {
+			continue
+		}
+		switch toks[i+1].low {
+		case "for", "against":
+			return toks[i+1].low
 		}
 	}
 	return ""
@@ -705,14 +725,52 @@ func figureAnchor(toks []token, pos int) string {
 
 func yearLike(v float64) bool { return v >= 1000 && v <= 2100 && v == math.Trunc(v) }
 
-// quoteUnit is a unit of the source as a short quote.
-func quoteUnit(source string, u span) string {
-	q := strings.Join(strings.Fields(source[u.start:u.end]), " ")
-	if len(q) > 300 {
-		q = q[:300]
-		if i := strings.LastIndexByte(q, ' '); i > 200 {
-			q = q[:i]
+// quoteMaxWords bounds a quote in a rationale.
+const quoteMaxWords = 25
+
+// quoteUnit is a unit of the source as a quote of at most quoteMaxWords
+// words: the whole unit, or the stretch of it that holds most of the
+// claim's words.
+func quoteUnit(source string, u span) string { return quoteFor(source[u.start:u.end], nil) }
+
+// quoteFor quotes text, choosing the window with most of c's words when it
+// is too long (the first words when c is nil).
+func quoteFor(text string, c *claimFacts) string {
+	ws := strings.Fields(text)
+	if len(ws) <= quoteMaxWords {
+		return strings.Join(ws, " ")
+	}
+	best := 0
+	if c != nil {
+		keys := map[string]bool{}
+		for _, t := range c.terms {
+			keys[t.key] = true
 		}
+		hit := make([]int, len(ws))
+		for i, w := range ws {
+			for _, t := range tokenize(w) {
+				if keys[t.key] {
+					hit[i] = 1
+				}
+			}
+		}
+		n := 0
+		for i := 0; i < quoteMaxWords; i++ {
+			n += hit[i]
+		}
+		bestN := n
+		for i := quoteMaxWords; i < len(ws); i++ {
+			n += hit[i] - hit[i-quoteMaxWords]
+			if n > bestN {
+				bestN, best = n, i-quoteMaxWords+1
+			}
+		}
+	}
+	q := strings.Join(ws[best:best+quoteMaxWords], " ")
+	if best > 0 {
+		q = "…" + q
+	}
+	if best+quoteMaxWords < len(ws) {
 		q += "…"
 	}
 	return q
@@ -754,6 +812,9 @@ func offlineRationale(o offlineOutcome, c *claimFacts) string {
 			}
 			b.WriteString(strings.Join(parts, ", nor"))
 			b.WriteString(".")
+			if o.quote != "" {
+				fmt.Fprintf(&b, " Closest passage: %q.", o.quote)
+			}
 		}
 	default:
 		fmt.Fprintf(&b, "Uncertain: the closest passage carries %.0f%% of the claim's words (%.0f%% anywhere on the page)", o.cover*100, o.pageCover*100)

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"github.com/citegate/citegate/parse/textkit"
 	"math"
 	"regexp"
 	"strconv"
@@ -170,7 +171,7 @@ func makeToken(w string, first bool) token {
 	}
 	stem := stemWord(low)
 	switch {
-	case stopWords[low] || len(low) < 2:
+	case textkit.Stop(low) || len(low) < 2:
 		t.kind = tokStop
 		return t
 	case multipliers[low] != 0:
@@ -205,22 +206,8 @@ func hasInnerUpper(w string) bool {
 	return false
 }
 
-// stemWord folds British -ise spellings into -ize (the same on both sides,
-// so a wrong fold costs nothing) and stems.
-func stemWord(low string) string {
-	// Porter keeps most -ly adverbs ("regularly" → "regularli"); fold them
-	// into their adjective first.
-	if strings.HasSuffix(low, "ly") && len(low) > 5 {
-		low = low[:len(low)-2]
-	}
-	for _, s := range [...][2]string{{"isation", "ization"}, {"ising", "izing"}, {"ised", "ized"}, {"ises", "izes"}, {"ise", "ize"}} {
-		if strings.HasSuffix(low, s[0]) && len(low) > len(s[0])+2 {
-			low = low[:len(low)-len(s[0])] + s[1]
-			break
-		}
-	}
-	return porterStem(low)
-}
+// stemWord is the shared stemmer (textkit.Stem).
+func stemWord(low string) string { return textkit.Stem(low) }
 
 // numberKey reads a figure token ("1,200", "3.50", "1990s", "5th", "10k")
 // as its match key.
@@ -301,94 +288,17 @@ const (
 	unitChunk = 300
 )
 
-// splitUnits splits text into sentences (and chunks of long sentences).
-// A sentence ends at ".", "!" or "?" followed by white space and an
-// upper-case letter, digit, quote or bracket (not after a known
-// abbreviation or a single-letter initial), at a blank line, and at a line
-// break before a line that does not start in lower case.
+// splitUnits splits text into sentences (textkit.Sentences, the one
+// sentence splitter), then splits each at clause breaks and cuts long ones
+// into chunks.
 func splitUnits(text string) []span {
 	var units []span
-	start := 0
-	emit := func(end int) {
-		s, e := start, end
-		for s < e && isSpaceByte(text[s]) {
-			s++
-		}
-		for e > s && isSpaceByte(text[e-1]) {
-			e--
-		}
-		if e > s {
-			for _, c := range splitClauses(text, span{s, e}) {
-				units = append(units, chunk(text, c)...)
-			}
-		}
-		start = end
-	}
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		switch c {
-		case '\n':
-			k := i + 1
-			for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r') {
-				k++
-			}
-			if k >= len(text) || text[k] == '\n' {
-				emit(i + 1)
-				continue
-			}
-			r, _ := utf8.DecodeRuneInString(text[k:])
-			if !unicode.IsLower(r) {
-				emit(i + 1)
-			}
-		case '.', '!', '?':
-			k := i + 1
-			for k < len(text) && strings.IndexByte(`"')]’”`, text[k]) >= 0 {
-				k++
-			}
-			if k < len(text) && (text[k] == '"' || text[k] == '\'') {
-				k++
-			}
-			if k >= len(text) || (text[k] != ' ' && text[k] != '\t') {
-				continue
-			}
-			m := k
-			for m < len(text) && (text[m] == ' ' || text[m] == '\t') {
-				m++
-			}
-			if m >= len(text) {
-				continue
-			}
-			r, _ := utf8.DecodeRuneInString(text[m:])
-			if !(unicode.IsUpper(r) || unicode.IsDigit(r) || strings.ContainsRune(`"'“‘([`, r)) {
-				continue
-			}
-			if c == '.' && isAbbreviation(text[start:i]) {
-				continue
-			}
-			emit(k)
+	for _, sp := range textkit.Sentences(text) {
+		for _, c := range splitClauses(text, span{sp.Start, sp.End}) {
+			units = append(units, chunk(text, c)...)
 		}
 	}
-	emit(len(text))
 	return units
-}
-
-// isAbbreviation reports whether the text before a "." ends in a known
-// abbreviation or a single-letter initial.
-func isAbbreviation(before string) bool {
-	j := len(before)
-	for j > 0 {
-		r, n := utf8.DecodeLastRuneInString(before[:j])
-		if !unicode.IsLetter(r) && r != '.' {
-			break
-		}
-		j -= n
-	}
-	w := before[j:]
-	if utf8.RuneCountInString(w) == 1 {
-		r, _ := utf8.DecodeRuneInString(w)
-		return unicode.IsUpper(r)
-	}
-	return abbreviations[strings.ToLower(w)]
 }
 
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -1,4 +1,4 @@
-package judge
+package textkit
 
 // Porter's stemming algorithm (M.F. Porter, "An algorithm for suffix
 // stripping", Program 14(3), 1980), for lower-case ASCII words. Words of
