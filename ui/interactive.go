@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/citegate/citegate/engine"
 )
@@ -15,21 +16,46 @@ func interactive(c *Command, s Streams) bool {
 	return !c.Headless && s.InIsTTY && s.OutIsTTY
 }
 
-// startRun runs the pipeline in the background, returning its event stream
+// runs tracks the pipeline runs of one terminal UI session (the run and its
+// reruns), so that after a quit the caller can wait for them and learn how
+// the last one ended: a quit that lands after the commit point does not stop
+// the commit.
+type runs struct {
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	last Outcome
+}
+
+// start runs the pipeline in the background, returning its event stream
 // and, once it returns, its outcome.
-func startRun(ctx context.Context, d Deps, a engine.RunArgs) (<-chan engine.Event, <-chan Outcome) {
+func (r *runs) start(ctx context.Context, d Deps, a engine.RunArgs) (<-chan engine.Event, <-chan Outcome) {
 	events := make(chan engine.Event, 256)
 	outcome := make(chan Outcome, 1)
+	r.wg.Add(1)
 	go func() {
+		defer r.wg.Done()
 		sum, err := d.Engine.Run(ctx, a, events)
-		outcome <- Outcome{Summary: sum, Err: err}
+		o := Outcome{Summary: sum, Err: err}
+		r.mu.Lock()
+		r.last = o
+		r.mu.Unlock()
+		outcome <- o // buffered: never blocks
 	}()
 	return events, outcome
 }
 
+// wait waits for every run to return and reports the outcome of the last.
+func (r *runs) wait() Outcome {
+	r.wg.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last
+}
+
 // runInteractive drives the pipeline under the terminal UI. Quitting before
 // completion cancels the workers; the engine writes nothing then, so the
-// previous artifacts stay as they were.
+// previous artifacts stay as they were — unless the run had already passed
+// its commit point, in which case the commit completes and is reported.
 func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, simulated bool, logFile string) int {
 	info, err := d.Engine.Describe(a)
 	if err != nil {
@@ -47,7 +73,8 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, si
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	events, outcome := startRun(ctx, d, a)
+	var rs runs
+	events, outcome := rs.start(ctx, d, a)
 	if log != nil {
 		events = logged(ctx, events, log)
 	}
@@ -63,7 +90,7 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, si
 		}
 		again := a
 		again.Recheck = blocked
-		ev, out := startRun(ctx, d, again)
+		ev, out := rs.start(ctx, d, again)
 		if log != nil {
 			ev = logged(ctx, ev, log)
 		}
@@ -83,8 +110,15 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, si
 		cancel()
 		for range events { // let the workers finish unwinding
 		}
-		fmt.Fprintln(s.Err, "citegate: quit before the run completed; nothing was written, the previous artifacts are untouched")
-		return ExitInterrupted
+		final := rs.wait()
+		if final.Err != nil || final.Summary == nil {
+			fmt.Fprintln(s.Err, "citegate: quit before the run completed; nothing was written, the previous artifacts are untouched")
+			return ExitInterrupted
+		}
+		// The quit came after the commit point, which a quit does not stop:
+		// the run finished writing, so report it with its own exit code.
+		res = TUIResult{Completed: true, Summary: final.Summary}
+		fmt.Fprintln(s.Err, "citegate: the run reached its commit point before the UI closed; its artifacts were written")
 	}
 	if res.Err != nil {
 		return fail(s, res.Err)
