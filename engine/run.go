@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"slices"
@@ -31,10 +32,11 @@ type Engine struct {
 	// Net configures live online validation.
 	Net Network
 	// CommitHook, when set, is called at every step of every commit (see
-	// fsx.Step). It exists for fault-injection tests, which kill the process
-	// or cancel the context at exact points of the write phase; nil in
+	// fsx.Step) with the command's context. It exists for fault-injection
+	// tests, which kill the process or cancel the context at exact points of
+	// the write phase, or wait there for a cancellation to arrive; nil in
 	// production.
-	CommitHook func(fsx.Step)
+	CommitHook func(context.Context, fsx.Step)
 }
 
 // New returns an Engine using the wall clock and a default guard.

@@ -107,7 +107,11 @@ func (e *Engine) commit(ctx context.Context, run *Run, ws []pendingWrite, remove
 	for i, w := range ws {
 		files[i] = fsx.File{Path: w.path, Data: w.data}
 	}
-	err := fsx.Commit(ctx, fsx.Batch{Root: run.Root, Files: files, Remove: remove, Hook: e.CommitHook})
+	b := fsx.Batch{Root: run.Root, Files: files, Remove: remove}
+	if e.CommitHook != nil {
+		b.Hook = func(s fsx.Step) { e.CommitHook(ctx, s) }
+	}
+	err := fsx.Commit(ctx, b)
 	if err == nil {
 		return nil
 	}

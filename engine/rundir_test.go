@@ -399,7 +399,7 @@ func TestSignalDuringTheWritePhase(t *testing.T) {
 			defer cancel()
 			e := newEngineAt(later)
 			fired := false
-			e.CommitHook = func(s fsx.Step) {
+			e.CommitHook = func(_ context.Context, s fsx.Step) {
 				if s == at {
 					fired = true
 					cancel()
@@ -477,7 +477,7 @@ func TestInterruptedCommitIsRepairedOnOpen(t *testing.T) {
 	}
 	writeFile(t, r.path("wave-1/p2.md"), "## Sources\n\n- https://example.org/c\n")
 	e := newEngineAt(testNow.Add(time.Hour))
-	e.CommitHook = func(s fsx.Step) {
+	e.CommitHook = func(_ context.Context, s fsx.Step) {
 		if s == (fsx.Step{Phase: fsx.PhaseRenamed, Index: 1}) {
 			panic(errSimulatedCrash)
 		}

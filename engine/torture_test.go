@@ -3,6 +3,7 @@ package engine
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -50,7 +51,7 @@ func TestTortureChild(t *testing.T) {
 	}
 	stop, slow := os.Getenv(envStop), os.Getenv(envSlow) == "1"
 	e := newEngineAt(tortureClock)
-	e.CommitHook = func(s fsx.Step) {
+	e.CommitHook = func(_ context.Context, s fsx.Step) {
 		step := fmt.Sprintf("%s:%d", s.Phase, s.Index)
 		fmt.Fprintf(os.Stdout, "STEP %s\n", step)
 		if step == stop {
@@ -198,7 +199,7 @@ func writeArtifacts(t *testing.T, root string, set map[string][]byte) {
 }
 
 func TestKill9Torture(t *testing.T) {
-	spec := corpus.Spec{Files: 240, URLsPerFile: 25, Distinct: 5000}
+	spec := corpus.Spec{Files: 500, URLsPerFile: 25, Distinct: 10000}
 	if testing.Short() || raceEnabled {
 		// The race detector slows the children several times over; the
 		// kill points stay the same, the run gets smaller.
@@ -224,6 +225,11 @@ func TestKill9Torture(t *testing.T) {
 		t.Fatal(err)
 	}
 	newSet := readArtifacts(t, root)
+	size := 0
+	for _, v := range newSet {
+		size += len(v)
+	}
+	t.Logf("corpus %+v: %d artifacts, %d bytes", spec, len(newSet), size)
 	for k, v := range oldSet {
 		if bytes.Equal(v, newSet[k]) {
 			t.Fatalf("%s is the same in both sets; the test could not tell them apart", k)

@@ -56,7 +56,7 @@ func TestSignalDuringTheWritePhaseExitCodes(t *testing.T) {
 			eng := engine.New()
 			eng.Now = func() time.Time { return time.Date(2026, 2, 14, 12, 0, 0, 0, time.UTC) }
 			fired := false
-			eng.CommitHook = func(s fsx.Step) {
+			eng.CommitHook = func(_ context.Context, s fsx.Step) {
 				if s == tc.at {
 					fired = true
 					cancel() // what signal.NotifyContext does on SIGINT
