@@ -203,11 +203,21 @@ func (r *Run) waveDir(label, configured, fallback string) (string, *Error) {
 // audit appends one line to logs/audit.jsonl. It is best-effort, as in the
 // reference: a failing audit never fails the tool.
 func (r *Run) audit(event any) {
+	appendAudit(r.Root, r.auditPath(), event)
+}
+
+// appendAudit appends event to the audit log at path unless a symlink would
+// take the line out of the run root (checkOutputs refuses such a log before
+// a command starts; a repair logged before that check must not follow it).
+func appendAudit(root, path string, event any) {
+	if fsx.CheckTarget(root, path) != nil {
+		return
+	}
 	line, err := jsonx.Marshal(event)
 	if err != nil {
 		return
 	}
-	_ = fsx.AppendLine(r.auditPath(), line)
+	_ = fsx.AppendLine(path, line)
 }
 
 // lines joins text-list entries the reference's way: "\n" after each, and an

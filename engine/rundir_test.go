@@ -523,3 +523,27 @@ func TestInterruptedCommitIsRepairedOnOpen(t *testing.T) {
 }
 
 var errSimulatedCrash = fmt.Errorf("simulated crash")
+
+// TestRepairIsNotLoggedThroughASymlink: the repair of an interrupted commit
+// is logged before the output paths are checked, so the log line itself must
+// not follow a logs/ symlink out of the run root.
+func TestRepairIsNotLoggedThroughASymlink(t *testing.T) {
+	base := t.TempDir()
+	root, outside := mkdir(t, filepath.Join(base, "run")), mkdir(t, filepath.Join(base, "outside"))
+	r := newRunIn(t, root, runSpec{RunID: "RUN", Sensitivity: "no_web", Files: map[string]string{
+		"wave-1/p1.md":                     "## Sources\n\n- https://example.org/a\n",
+		"offline-fixtures.json":            `{"https://example.org/a": "valid"}`,
+		"citations/.citations.jsonl.tmp-1": "stray from a kill",
+	}})
+	if err := os.Symlink(outside, r.path("logs")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := newEngine().Run(bg, RunArgs{ManifestPath: r.Manifest}, nil)
+	asError(t, err, CodeInvalidArgs)
+	if tmp := tempFiles(t, root); len(tmp) != 0 {
+		t.Errorf("stray not swept: %v", tmp)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("written outside the run root: %v", entries)
+	}
+}
