@@ -94,6 +94,10 @@ type Step struct {
 // Recover finishes them.
 var ErrCommitIncomplete = errors.New("commit recorded but not completed; it is finished when the run directory is next opened")
 
+// ErrPendingJournal reports a journal left by an interrupted commit that has
+// not been recovered yet.
+var ErrPendingJournal = errors.New("an interrupted commit has not been recovered")
+
 // journal is the on-disk commit record.
 type journal struct {
 	SchemaVersion string   `json:"schema_version"`
@@ -136,6 +140,12 @@ func Commit(ctx context.Context, b Batch) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	jpath := filepath.Join(b.Root, JournalName)
+	if _, err := os.Lstat(jpath); err == nil {
+		// Writing a new journal would lose the one an interrupted commit
+		// left; the caller must Recover (under the lock) first.
+		return &fs.PathError{Op: "commit", Path: jpath, Err: ErrPendingJournal}
+	}
 	id, err := newTxID()
 	if err != nil {
 		return err
@@ -171,7 +181,6 @@ func Commit(ctx context.Context, b Batch) error {
 			b.Hook(Step{p, i})
 		}
 	}
-	jpath := filepath.Join(b.Root, JournalName)
 	if err := writeJournal(jpath, j); err != nil {
 		removeCreated()
 		return err

@@ -199,6 +199,14 @@ func TestCommitCrashAtEveryStepRecoversToOldOrNew(t *testing.T) {
 					t.Errorf("action = %q, want %q", rec.Action, RolledBack)
 				}
 			}
+			if at.Phase < PhaseDone {
+				// Before recovery a new commit is refused, not mixed in.
+				f2 := newCommitFixture(t)
+				crashAt(f2.batch, at)
+				if err := Commit(context.Background(), f2.batch); !errors.Is(err, ErrPendingJournal) {
+					t.Errorf("Commit over a pending journal = %v", err)
+				}
+			}
 			// A second recovery finds nothing to do.
 			if rec, err := Recover(f.root); err != nil || rec.Action != "" || len(rec.Removed) != 0 {
 				t.Errorf("second recovery: %+v, %v", rec, err)
