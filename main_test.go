@@ -305,7 +305,8 @@ func TestPlantedSecretsNeverReachStdoutOrDisk(t *testing.T) {
 		t.Fatalf("run exit %d\n%s\n%s", code, out, errOut)
 	}
 	secrets := []string{"alice", "hunter2pw", "SECRETTOKEN1", "SECRETAPIKEY2", "SECRETAMZSIG3", "SECRETACCESS4",
-		"SECRETSLACK5", "SECRETGHTOKEN6", "SECRETREASON7", "T000/B000"}
+		"SECRETSLACK5", "SECRETGHTOKEN6", "SECRETREASON7", "T000/B000",
+		"SECRETPATHGH8", "SECRETSTRIPE9", "SECRETJSESSION10", "SECRETCURL11", "SECRETBEARER12"}
 	check := func(where, text string) {
 		for _, s := range secrets {
 			if strings.Contains(text, s) {

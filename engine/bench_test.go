@@ -97,7 +97,7 @@ func BenchmarkStageWrite(b *testing.B) {
 	})
 	b.ResetTimer()
 	for range b.N {
-		if err := writeAll(files); err != nil {
+		if err := e.commit(context.Background(), run, files, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -339,6 +339,14 @@ func (e *Engine) Extract(ctx context.Context, a ExtractArgs) (*ExtractResult, er
 		return nil, err
 	}
 	extractedPath, foundByPath := paths[0], paths[1]
+	release, err := e.lockRun(run)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if err := checkOutputs(run, extractedPath, foundByPath); err != nil {
+		return nil, err
+	}
 	includeWave2 := a.IncludeWave2 == nil || *a.IncludeWave2
 
 	x, err := e.extract(ctx, run, includeWave2)
@@ -349,7 +357,7 @@ func (e *Engine) Extract(ctx context.Context, a ExtractArgs) (*ExtractResult, er
 	if err != nil {
 		return nil, err
 	}
-	if err := writeAll(files); err != nil {
+	if err := e.commit(ctx, run, files, nil); err != nil {
 		return nil, err
 	}
 	res := &ExtractResult{OK: true, RunID: run.Manifest.RunID, ExtractedURLsPath: extractedPath, FoundByPath: foundByPath,

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/citegate/citegate/engine/fsx"
@@ -209,7 +210,7 @@ func statusPairs(records []Citation) []statusPair {
 }
 
 // GateC runs the gate-c tool.
-func (e *Engine) GateC(_ context.Context, a GateCArgs) (*GateCResult, error) {
+func (e *Engine) GateC(ctx context.Context, a GateCArgs) (*GateCResult, error) {
 	run, err := openTool(a.Reason, a.ManifestPath)
 	if err != nil {
 		return nil, err
@@ -221,6 +222,18 @@ func (e *Engine) GateC(_ context.Context, a GateCArgs) (*GateCResult, error) {
 		return nil, err
 	}
 	citationsPath, extractedPath := paths[0], paths[1]
+	release, err := e.lockRun(run)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	outputs := []string{gatesAuditPath(run)}
+	if a.Write {
+		outputs = append(outputs, run.gatesPath())
+	}
+	if err := checkOutputs(run, outputs...); err != nil {
+		return nil, err
+	}
 	data, rerr := fsx.ReadLimited(extractedPath, maxListBytes)
 	if rerr != nil {
 		return nil, readError("extracted urls", extractedPath, "required file missing", rerr)
@@ -255,14 +268,23 @@ func (e *Engine) GateC(_ context.Context, a GateCArgs) (*GateCResult, error) {
 		res.Warnings = warnings
 		res.Update.C.Warnings = append(res.Update.C.Warnings, warnings...)
 	}
-	e.auditGateC(run, a.Reason, res)
-	if a.Write {
-		path, rev, err := e.writeGate(run, "C", res.Update.C, res.InputsDigest, a.Reason)
-		if err != nil {
-			return nil, err
+	if !a.Write {
+		// Nothing to commit, but a cancelled command logs nothing either.
+		if ctx.Err() != nil {
+			return nil, cancelled()
 		}
-		res.GatesPath, res.GatesRevision = &path, &rev
+		e.auditGateC(run, a.Reason, res)
+		return res, nil
 	}
+	path, prev, rev, err := e.writeGate(ctx, run, "C", res.Update.C, res.InputsDigest)
+	if err != nil {
+		return nil, err
+	}
+	res.GatesPath, res.GatesRevision = &path, &rev
+	// The audit lines follow the commit, so a cancelled or failed write logs
+	// nothing; their order is the reference's (compute, then gates_write).
+	e.auditGateC(run, a.Reason, res)
+	auditGates(filepath.Dir(path), e.nowISO(), run.Manifest.RunID, a.Reason, prev, rev, res.InputsDigest, "C")
 	return res, nil
 }
 

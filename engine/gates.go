@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -118,23 +119,31 @@ func (e *Engine) applyGate(doc *GatesDoc, id string, p GatePatch, digest, path s
 	return marshalChecked(schema.Gates, doc, path)
 }
 
-// writeGate patches one gate in gates.json and writes it atomically.
-func (e *Engine) writeGate(run *Run, id string, p GatePatch, digest, reason string) (string, int, error) {
+// writeGate patches one gate in gates.json and writes it atomically,
+// returning the path and the previous and new revisions; the caller logs the
+// write (auditGates) once its own audit line is out. The caller holds the run
+// directory's lock, so no other process can slip a revision in between the
+// read and the write.
+func (e *Engine) writeGate(ctx context.Context, run *Run, id string, p GatePatch, digest string) (string, int, int, error) {
 	path := run.gatesPath()
 	doc, err := e.loadGates(run, path)
 	if err != nil {
-		return "", 0, err
+		return "", 0, 0, err
 	}
 	prev := doc.Revision
 	data, err := e.applyGate(doc, id, p, digest, path)
 	if err != nil {
-		return "", 0, err
+		return "", 0, 0, err
 	}
-	if err := writeArtifact(path, data, "cannot write gates.json"); err != nil {
-		return "", 0, err
+	if err := e.commit(ctx, run, []pendingWrite{{path, "cannot write gates.json", data}}, nil); err != nil {
+		return "", 0, 0, err
 	}
-	auditGates(filepath.Dir(path), e.nowISO(), run.Manifest.RunID, reason, prev, doc.Revision, digest, id)
-	return path, doc.Revision, nil
+	return path, prev, doc.Revision, nil
+}
+
+// gatesAuditPath is the audit log gates_write appends to: logs/ beside gates.json.
+func gatesAuditPath(run *Run) string {
+	return filepath.Join(filepath.Dir(run.gatesPath()), "logs", "audit.jsonl")
 }
 
 // auditGates logs next to gates.json, as gates_write does.

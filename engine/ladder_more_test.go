@@ -45,6 +45,8 @@ type simOpts struct {
 	brightData string
 	// policy is run-config/policy.json (default simPolicyJSON).
 	policy string
+	// extra are more lines for the Sources section, as written.
+	extra []string
 }
 
 // simScenarios returns the named catalogue scenarios (all when names is nil).
@@ -73,6 +75,9 @@ func simRunOpts(t *testing.T, w *simweb.Web, o simOpts) testRun {
 	src.WriteString("# Perspective sim\n\n## Sources\n\n")
 	for _, sc := range simScenarios(t, w, o.scenarios...) {
 		fmt.Fprintf(&src, "- [%s](%s)\n", sc.LinkText, sc.URL)
+	}
+	for _, l := range o.extra {
+		src.WriteString(l + "\n")
 	}
 	bd := "null"
 	if o.brightData != "" {

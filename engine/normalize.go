@@ -129,7 +129,7 @@ func distinctExact(in []string) []string {
 }
 
 // Normalize runs the normalize tool.
-func (e *Engine) Normalize(_ context.Context, a NormalizeArgs) (*NormalizeResult, error) {
+func (e *Engine) Normalize(ctx context.Context, a NormalizeArgs) (*NormalizeResult, error) {
 	run, err := openTool(a.Reason, a.ManifestPath)
 	if err != nil {
 		return nil, err
@@ -139,6 +139,14 @@ func (e *Engine) Normalize(_ context.Context, a NormalizeArgs) (*NormalizeResult
 		pathArg{"normalized_urls_path", a.NormalizedURLsPath, run.citationsPath("normalized-urls.txt")},
 		pathArg{"url_map_path", a.URLMapPath, run.citationsPath("url-map.json")})
 	if err != nil {
+		return nil, err
+	}
+	release, err := e.lockRun(run)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if err := checkOutputs(run, paths[1], paths[2]); err != nil {
 		return nil, err
 	}
 	data, rerr := fsx.ReadLimited(paths[0], maxListBytes)
@@ -153,7 +161,7 @@ func (e *Engine) Normalize(_ context.Context, a NormalizeArgs) (*NormalizeResult
 	if err != nil {
 		return nil, err
 	}
-	if err := writeAll(files); err != nil {
+	if err := e.commit(ctx, run, files, nil); err != nil {
 		return nil, err
 	}
 	res := &NormalizeResult{OK: true, RunID: run.Manifest.RunID, NormalizedURLsPath: paths[1], URLMapPath: paths[2],

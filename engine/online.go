@@ -1,10 +1,7 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/citegate/citegate/engine/jsonx"
@@ -162,51 +159,13 @@ func (f *onlineFiles) pending() []pendingWrite {
 	return ws
 }
 
-// checkStaleQueue fails early when a stale queue could not be removed
-// (a directory in its place), so that nothing is written before the failure.
-func (f *onlineFiles) checkStaleQueue() error {
+// removals lists what the commit deletes: a queue file from an earlier run
+// when nothing is blocked any more (the reference left it behind).
+func (f *onlineFiles) removals() []string {
 	if f.queue != nil {
 		return nil
 	}
-	if fi, err := os.Lstat(f.queuePath); err == nil && fi.IsDir() {
-		return newError(CodeWriteFailed, "cannot persist online citation artifacts", map[string]any{"path": f.queuePath, "reason": "is a directory"})
-	}
-	return nil
-}
-
-// removeStaleQueue removes a queue file from an earlier run when nothing is
-// blocked any more (the reference left it behind).
-func (f *onlineFiles) removeStaleQueue() error {
-	if f.queue != nil {
-		return nil
-	}
-	if err := os.Remove(f.queuePath); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return newError(CodeWriteFailed, "cannot persist online citation artifacts", map[string]any{"path": f.queuePath, "reason": err.Error()})
-	}
-	return nil
-}
-
-// write persists the side artifacts.
-func (f *onlineFiles) write() error {
-	if err := f.checkStaleQueue(); err != nil {
-		return err
-	}
-	if err := writeAll(f.pending()); err != nil {
-		return err
-	}
-	return f.removeStaleQueue()
-}
-
-func (e *Engine) writeOnlineArtifacts(run *Run, in *validateInputs, v *validation, res *ValidateResult) error {
-	f, err := e.renderOnlineArtifacts(run, in, v)
-	if err != nil {
-		return err
-	}
-	if err := f.write(); err != nil {
-		return err
-	}
-	f.fill(res)
-	return nil
+	return []string{f.queuePath}
 }
 
 // fill copies the side-artifact paths and counts into the result.

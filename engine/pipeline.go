@@ -24,6 +24,10 @@ type RunArgs struct {
 	// URL keeps its record from the existing citations.jsonl (the TUI's
 	// "re-run the blocked ones"). Empty checks everything.
 	Recheck []string `json:"-"`
+	// VerifyOutput, when non-nil, is a synthesis to check against this
+	// run's citations (`run --verify FILE`); the result is written to
+	// citations/verify.json in the same commit as every other artifact.
+	VerifyOutput []byte `json:"-"`
 }
 
 // RunArtifacts lists every file a run wrote (absolute paths).
@@ -88,6 +92,11 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	if err != nil {
 		return nil, err
 	}
+	release, err := e.lockRun(run)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	offline := a.OfflineFixturesPath
 	if offline == "" {
 		def := filepath.Join(run.Root, "offline-fixtures.json")
@@ -100,6 +109,11 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	in, err := resolveValidateInputs(run, ValidateArgs{ManifestPath: run.ManifestPath, OfflineFixturesPath: offline,
 		OnlineFixturesPath: a.OnlineFixturesPath, OnlineDryRun: a.OnlineDryRun})
 	if err != nil {
+		return nil, err
+	}
+	if err := checkOutputs(run, run.citationsPath("extracted-urls.txt"), run.citationsPath("found-by.json"),
+		run.citationsPath("normalized-urls.txt"), run.citationsPath("url-map.json"), in.citationsPath,
+		run.citationsPath("validated-citations.md"), run.gatesPath(), gatesAuditPath(run)); err != nil {
 		return nil, err
 	}
 	keep, err := keptRecords(in.citationsPath, a.Recheck)
@@ -153,6 +167,13 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	if err != nil {
 		return nil, err
 	}
+	var verified *VerifyResult
+	var verifyJSON []byte
+	if a.VerifyOutput != nil {
+		if verified, verifyJSON, err = e.verifyRecords(ctx, in.cfg.mode, v.records, a.VerifyOutput); err != nil {
+			return nil, err
+		}
+	}
 
 	// Render and check every artifact before the first byte is written. The
 	// encodings are independent, so they share the cores.
@@ -199,24 +220,23 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 		pendingWrite{art.Citations, "cannot write citations.jsonl", citations},
 		pendingWrite{art.Report, "cannot write validated-citations.md", md},
 		pendingWrite{art.Gates, "cannot write gates.json", gates})
+	var remove []string
 	if online != nil {
 		// One commit for everything, so a failing side artifact cannot leave
 		// the main artifacts already replaced.
-		if err := online.checkStaleQueue(); err != nil {
-			return nil, err
-		}
 		writes = append(writes, online.pending()...)
+		remove = online.removals()
 	}
-	if err := writeAll(writes); err != nil {
+	if verifyJSON != nil {
+		writes = append(writes, pendingWrite{verifyPath(art.Citations), "cannot write verify.json", verifyJSON})
+	}
+	if err := e.commit(ctx, run, writes, remove); err != nil {
 		return nil, err
 	}
 
 	vres := &ValidateResult{OK: true, RunID: run.Manifest.RunID, CitationsPath: art.Citations, Mode: in.cfg.mode,
 		Validated: len(v.records), InputsDigest: v.digest}
 	if online != nil {
-		if err := online.removeStaleQueue(); err != nil {
-			return nil, err
-		}
 		online.fill(vres)
 		art.OnlineFixtures, art.OnlineFixturesLatest = vres.OnlineFixturesPath, vres.OnlineFixturesLatestPath
 		art.BlockedURLs, art.BlockedURLsQueue = vres.BlockedURLsPath, vres.BlockedURLsQueuePath
@@ -229,6 +249,7 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 		GateC: GateCSummary{Status: g.Status, Metrics: g.Metrics, Warnings: g.Update.C.Warnings, Notes: g.Update.C.Notes},
 		InputsDigests: map[string]string{"extract": x.digest, "normalize": nz.digest, "validate": v.digest,
 			"gate_c": g.InputsDigest, "render": renderDigest},
+		Verify: verified,
 	}
 	if in.cfg.mode == ModeOnline {
 		sum.OnlineDryRun = &in.cfg.onlineDryRun

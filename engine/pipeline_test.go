@@ -255,9 +255,10 @@ func TestRunEqualsTools(t *testing.T) {
 	}
 }
 
-// TestRunLateFailureChangesNothing (item 5a): when a run fails after
-// everything was computed, not one earlier artifact has changed and no
-// temporary file is left.
+// TestRunLateFailureChangesNothing (item 5a): when a run fails because an
+// output cannot be written, not one earlier artifact has changed and no
+// temporary file is left. An output path that is a directory is INVALID_ARGS
+// (issue 10 item 2), found before any work.
 func TestRunLateFailureChangesNothing(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -268,17 +269,17 @@ func TestRunLateFailureChangesNothing(t *testing.T) {
 	}{
 		{"gates.json is a directory", func(r testRun) RunArgs { return RunArgs{ManifestPath: r.Manifest} },
 			runSpec{Sensitivity: "no_web"},
-			func(t *testing.T, r testRun) { replaceWithDir(t, r.path("gates.json")) }, CodeInvalidInput},
+			func(t *testing.T, r testRun) { replaceWithDir(t, r.path("gates.json")) }, CodeInvalidArgs},
 		{"report path is a directory", func(r testRun) RunArgs { return RunArgs{ManifestPath: r.Manifest} },
 			runSpec{Sensitivity: "no_web"},
-			func(t *testing.T, r testRun) { replaceWithDir(t, r.cit("validated-citations.md")) }, CodeWriteFailed},
+			func(t *testing.T, r testRun) { replaceWithDir(t, r.cit("validated-citations.md")) }, CodeInvalidArgs},
 		{"citations.jsonl is a directory", func(r testRun) RunArgs { return RunArgs{ManifestPath: r.Manifest} },
 			runSpec{Sensitivity: "no_web"},
-			func(t *testing.T, r testRun) { replaceWithDir(t, r.cit("citations.jsonl")) }, CodeWriteFailed},
+			func(t *testing.T, r testRun) { replaceWithDir(t, r.cit("citations.jsonl")) }, CodeInvalidArgs},
 		{"blocked-urls.json is a directory (online)", func(r testRun) RunArgs {
 			return RunArgs{ManifestPath: r.Manifest, OnlineDryRun: ptr(true)}
 		}, runSpec{Sensitivity: "normal"},
-			func(t *testing.T, r testRun) { replaceWithDir(t, r.cit("blocked-urls.json")) }, CodeWriteFailed},
+			func(t *testing.T, r testRun) { replaceWithDir(t, r.cit("blocked-urls.json")) }, CodeInvalidArgs},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.spec.RunID = "RUN"

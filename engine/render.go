@@ -112,7 +112,7 @@ func renderRecords(runID string, rs []renderRecord) ([]byte, string, error) {
 }
 
 // Render runs the render tool.
-func (e *Engine) Render(_ context.Context, a RenderArgs) (*RenderResult, error) {
+func (e *Engine) Render(ctx context.Context, a RenderArgs) (*RenderResult, error) {
 	run, err := openTool(a.Reason, a.ManifestPath)
 	if err != nil {
 		return nil, err
@@ -124,6 +124,14 @@ func (e *Engine) Render(_ context.Context, a RenderArgs) (*RenderResult, error) 
 		return nil, err
 	}
 	citationsPath, outPath := paths[0], paths[1]
+	release, err := e.lockRun(run)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if err := checkOutputs(run, outPath); err != nil {
+		return nil, err
+	}
 	records, err := readLooseCitations(citationsPath)
 	if err != nil {
 		return nil, err
@@ -140,7 +148,7 @@ func (e *Engine) Render(_ context.Context, a RenderArgs) (*RenderResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := writeArtifact(outPath, md, "cannot write validated-citations.md"); err != nil {
+	if err := e.commit(ctx, run, []pendingWrite{{outPath, "cannot write validated-citations.md", md}}, nil); err != nil {
 		return nil, err
 	}
 	res := &RenderResult{OK: true, OutputMDPath: outPath, Rendered: len(records), InputsDigest: digest, Warnings: warnings}

@@ -1,8 +1,8 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
-	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -31,6 +31,12 @@ type Engine struct {
 	GuardOptions []netguard.Option
 	// Net configures live online validation.
 	Net Network
+	// CommitHook, when set, is called at every step of every commit (see
+	// fsx.Step) with the command's context. It exists for fault-injection
+	// tests, which kill the process or cancel the context at exact points of
+	// the write phase, or wait there for a cancellation to arrive; nil in
+	// production.
+	CommitHook func(context.Context, fsx.Step)
 }
 
 // New returns an Engine using the wall clock and a default guard.
@@ -179,22 +185,39 @@ func (r *Run) waveDir(label, configured, fallback string) (string, *Error) {
 	if rel, err := filepath.Rel(r.Root, p); err != nil || rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(name) {
 		return "", newError(CodeInvalidArgs, "wave dir escapes the run root", map[string]any{"wave_dir": label, "path": name})
 	}
+	// A name inside the root can still lead out through a symlink (wave-1 ->
+	// /home/someone). One that does not resolve at all is left to the
+	// caller, which reports a missing wave-1 and skips a missing wave-2.
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		root, rerr := filepath.EvalSymlinks(r.Root)
+		if rerr != nil {
+			root = r.Root
+		}
+		if !fsx.Within(root, real) {
+			return "", newError(CodeInvalidArgs, "wave dir escapes the run root", map[string]any{"wave_dir": label, "path": name, "resolved": real})
+		}
+	}
 	return p, nil
 }
 
 // audit appends one line to logs/audit.jsonl. It is best-effort, as in the
 // reference: a failing audit never fails the tool.
 func (r *Run) audit(event any) {
+	appendAudit(r.Root, r.auditPath(), event)
+}
+
+// appendAudit appends event to the audit log at path unless a symlink would
+// take the line out of the run root (checkOutputs refuses such a log before
+// a command starts; a repair logged before that check must not follow it).
+func appendAudit(root, path string, event any) {
+	if fsx.CheckTarget(root, path) != nil {
+		return
+	}
 	line, err := jsonx.Marshal(event)
 	if err != nil {
 		return
 	}
-	_ = fsx.AppendLine(r.auditPath(), line)
-}
-
-// writeArtifact writes one artifact atomically.
-func writeArtifact(path string, data []byte, message string) error {
-	return writeAll([]pendingWrite{{path, message, data}})
+	_ = fsx.AppendLine(path, line)
 }
 
 // lines joins text-list entries the reference's way: "\n" after each, and an
@@ -230,28 +253,4 @@ func relPOSIX(root, target string) string {
 		return filepath.ToSlash(target)
 	}
 	return filepath.ToSlash(rel)
-}
-
-// pendingWrite is one artifact rendered and checked, waiting to be written.
-type pendingWrite struct {
-	path, message string
-	data          []byte
-}
-
-// writeAll writes a set of artifacts all or nothing (fsx.WriteAllAtomic).
-func writeAll(ws []pendingWrite) error {
-	files := make([]fsx.File, len(ws))
-	for i, w := range ws {
-		files[i] = fsx.File{Path: w.path, Data: w.data}
-	}
-	err := fsx.WriteAllAtomic(files)
-	if err == nil {
-		return nil
-	}
-	w := ws[0]
-	var be *fsx.BatchError
-	if errors.As(err, &be) {
-		w = ws[be.Index]
-	}
-	return newError(CodeWriteFailed, w.message, map[string]any{"path": w.path, "reason": err.Error()})
 }

@@ -579,8 +579,16 @@ func (e *Engine) Validate(ctx context.Context, a ValidateArgs, events chan<- Eve
 	if err != nil {
 		return nil, err
 	}
+	release, err := e.lockRun(run)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	in, err := resolveValidateInputs(run, a)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkOutputs(run, in.citationsPath); err != nil {
 		return nil, err
 	}
 	urlMap, err := loadURLMap(run, in.urlMapPath)
@@ -603,7 +611,7 @@ func (e *Engine) Validate(ctx context.Context, a ValidateArgs, events chan<- Eve
 	if err != nil {
 		return nil, err
 	}
-	res, err := e.writeValidation(run, in, v)
+	res, err := e.writeValidation(ctx, run, in, v)
 	if err != nil {
 		return nil, err
 	}
@@ -612,16 +620,26 @@ func (e *Engine) Validate(ctx context.Context, a ValidateArgs, events chan<- Eve
 }
 
 // writeValidation writes citations.jsonl and, in online mode, the side
-// artifacts, and assembles the result envelope.
-func (e *Engine) writeValidation(run *Run, in *validateInputs, v *validation) (*ValidateResult, error) {
+// artifacts, in one commit, and assembles the result envelope.
+func (e *Engine) writeValidation(ctx context.Context, run *Run, in *validateInputs, v *validation) (*ValidateResult, error) {
 	data, err := encodeCitations(v.records, in.citationsPath)
 	if err != nil {
 		return nil, err
 	}
-	if err := writeArtifact(in.citationsPath, data, "cannot write citations.jsonl"); err != nil {
+	cfg := in.cfg
+	ws := []pendingWrite{{in.citationsPath, "cannot write citations.jsonl", data}}
+	var online *onlineFiles
+	var remove []string
+	if cfg.mode == ModeOnline {
+		if online, err = e.renderOnlineArtifacts(run, in, v); err != nil {
+			return nil, err
+		}
+		ws = append(ws, online.pending()...)
+		remove = online.removals()
+	}
+	if err := e.commit(ctx, run, ws, remove); err != nil {
 		return nil, err
 	}
-	cfg := in.cfg
 	res := &ValidateResult{
 		OK: true, RunID: run.Manifest.RunID, CitationsPath: in.citationsPath, Mode: cfg.mode, ModeSource: cfg.modeSource,
 		ValidationTier: cfg.tier, ValidationTierSource: cfg.tierSource,
@@ -631,9 +649,7 @@ func (e *Engine) writeValidation(run *Run, in *validateInputs, v *validation) (*
 	}
 	if cfg.mode == ModeOnline {
 		res.OnlineDryRun, res.OnlineDryRunSource = &cfg.onlineDryRun, &cfg.onlineDryRunSource
-		if err := e.writeOnlineArtifacts(run, in, v, res); err != nil {
-			return nil, err
-		}
+		online.fill(res)
 	}
 	return res, nil
 }

@@ -461,32 +461,29 @@ func newUUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-// VerifyRun is `run --verify`: it checks a synthesis against the run just
-// validated, with the offline lexical judge. Every source the synthesis
-// cites that citations.jsonl marks blocked, invalid or mismatch is a
-// not_citable finding; sources are fetched only in online mode. The result
-// is written to citations/verify.json and attached to the summary.
-func (e *Engine) VerifyRun(ctx context.Context, sum *RunSummary, output []byte) error {
-	records, err := readCitations(sum.Artifacts.Citations)
-	if err != nil {
-		return err
-	}
+// verifyRecords is `run --verify`: it checks a synthesis against the
+// citations the run just validated, with the offline lexical judge, and
+// returns the result and its verify.json encoding. Every source the synthesis
+// cites that the records mark blocked, invalid or mismatch is a not_citable
+// finding; sources are fetched only in online mode. Run writes verify.json in
+// its own commit, so a run with --verify writes everything or nothing.
+func (e *Engine) verifyRecords(ctx context.Context, mode string, records []Citation, output []byte) (*VerifyResult, []byte, error) {
 	citable := make(map[string]Status, len(records))
 	for _, r := range records {
 		citable[r.NormalizedURL] = r.Status
 	}
-	res, err := e.Verify(ctx, output, VerifyArgs{Model: "lexical", AllowFetch: sum.Mode == ModeOnline, Citable: citable})
+	res, err := e.Verify(ctx, output, VerifyArgs{Model: "lexical", AllowFetch: mode == ModeOnline, Citable: citable})
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	data, err := jsonx.MarshalFile(res)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	path := filepath.Join(filepath.Dir(sum.Artifacts.Citations), "verify.json")
-	if err := writeArtifact(path, data, "cannot write verify.json"); err != nil {
-		return err
-	}
-	sum.Verify = res
-	return nil
+	return res, data, nil
+}
+
+// verifyPath is citations/verify.json, beside citations.jsonl.
+func verifyPath(citationsPath string) string {
+	return filepath.Join(filepath.Dir(citationsPath), "verify.json")
 }

@@ -10,8 +10,11 @@
 // that no other package has to get them right on its own:
 //
 //   - Redaction (RedactURL, RedactText, SensitiveKey) removes userinfo, secret
-//     query and fragment values, and webhook secrets from any string before it
-//     is stored or logged. It never fails and works on unparsable input.
+//     query and fragment values, webhook secrets, credential-shaped tokens in
+//     any URL component (a GitHub token as a path segment, a JWT in the
+//     fragment), and, in free text, the credentials of Authorization headers
+//     and of curl's user option, from any string before it is stored or
+//     logged. It never fails and works on unparsable input.
 //   - Preflight (Guard.Preflight) checks a URL string without any network
 //     access: scheme, userinfo, ports, host-name spelling, local and internal
 //     names, and IP literals. Numeric hosts that only look like an address

@@ -4,7 +4,6 @@ import (
 	"iter"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -146,15 +145,22 @@ func wordParts(key string) iter.Seq[string] {
 //     a secret;
 //   - webhook URLs (Slack, Discord, Telegram bot, Office 365, IFTTT) lose the
 //     path segments that are the secret, and sensitive path parameters such
-//     as ;jsessionid= lose their values.
+//     as ;jsessionid= lose their values;
+//   - any path segment holding a credential-shaped token (ghp_…, sk_live_…,
+//     AKIA…, xoxb-…, a JWT, …; see credShapes) becomes "REDACTED", and so
+//     does a fragment that is such a token or holds one. Path segments and
+//     anchors are read strictly, so that slugs, commit hashes, UUIDs and
+//     base64 image names that merely resemble a token stay as they are.
 //
 // Pieces are split on "&", and within a piece on ";", which some servers
 // also treat as a separator; once a sensitive part is found, the rest of the
 // piece is redacted. A string without "@", "?", "#" or ";" whose host is not
-// a webhook host is returned as is without allocating.
+// a webhook host and whose path holds no token is returned as is without
+// allocating.
 func RedactURL(raw string) (redacted string, hadUserinfo bool) {
 	if !hasSecretSyntax(raw) {
-		if _, auth, _, ok := splitAuthority(raw); !ok || pathRule(hostOf(auth)) == nil {
+		_, auth, rest, ok := splitAuthority(raw)
+		if (!ok || pathRule(hostOf(auth)) == nil) && !pathSecret(rest) {
 			return raw, false
 		}
 	}
@@ -198,7 +204,7 @@ func redactURL(s string, depth int) (string, bool) {
 	if rule := pathRule(hostOf(auth)); rule != nil {
 		path = rule(path)
 	}
-	b.WriteString(redactPathParams(path))
+	b.WriteString(redactPathParams(redactSegments(path)))
 	if hasQuery {
 		b.WriteByte('?')
 		writePairs(&b, query, depth)
@@ -209,7 +215,9 @@ func redactURL(s string, depth int) (string, bool) {
 		case strings.Contains(fragment, "="):
 			// OAuth implicit flow: #access_token=...&token_type=...
 			writePairs(&b, fragment, depth)
-		case shapeSecret(formDecode(fragment)):
+		case strictSecret(fragment) || phraseSecret(formDecode(fragment)):
+			// An anchor is a slug as often as not: token shapes are read
+			// strictly.
 			b.WriteString(redactedValue)
 		default:
 			b.WriteString(fragment)
@@ -372,8 +380,87 @@ func redactTelegram(path string) string {
 	return path[:start+3] + redactedPath + path[end:]
 }
 
+// segmentEnd finds the path segment starting at start: where its name ends
+// (at its first ";" parameter) and where the segment ends (at "/").
+func segmentEnd(path string, start int) (nameEnd, end int) {
+	end = len(path)
+	if j := strings.IndexByte(path[start:], '/'); j >= 0 {
+		end = start + j
+	}
+	nameEnd = end
+	if j := strings.IndexByte(path[start:end], ';'); j >= 0 {
+		nameEnd = start + j
+	}
+	return nameEnd, end
+}
+
+// pathSecret reports whether a segment of path holds a credential-shaped
+// token. It reads the path once, byte by byte, and does not allocate for a
+// clean path; RedactURL runs it on every URL of a run. No credential format
+// spans "/" or ";", so a token found here lies within one segment's name,
+// and every format starts with a letter or digit after one that is not.
+func pathSecret(path string) bool {
+	start := 0                       // where the current segment starts
+	inName, prevAlnum := true, false // in the segment's name (before ";"); after a letter or digit
+	m := runMemo{s: path}
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		if alnumSet.in[c] {
+			if !prevAlnum && inName && mayStartShape(path, i) && m.shapeAt(i, true) {
+				return true
+			}
+			prevAlnum = true
+			continue
+		}
+		prevAlnum = false
+		switch {
+		case c == '/':
+			start, inName = i+1, true
+		case c == ';':
+			inName = false
+		case c == '%' && inName:
+			// Escapes may hide token bytes (ghp%5F…): read the name as
+			// strictSecret does, then go on after it.
+			nameEnd, _ := segmentEnd(path, start)
+			if strictSecret(path[start:nameEnd]) {
+				return true
+			}
+			i, inName = nameEnd-1, false
+		}
+	}
+	return false
+}
+
+// redactSegments replaces every path segment that holds a credential-shaped
+// token with "REDACTED", keeping its ";" parameters for redactPathParams.
+// The whole segment goes: what surrounds a token in it (a file extension,
+// a separator) may be part of the secret too.
+func redactSegments(path string) string {
+	if !pathSecret(path) {
+		return path
+	}
+	var b strings.Builder
+	b.Grow(len(path))
+	for start := 0; start <= len(path); {
+		nameEnd, end := segmentEnd(path, start)
+		if name := path[start:nameEnd]; strictSecret(name) {
+			b.WriteString(redactedPath)
+		} else {
+			b.WriteString(name)
+		}
+		b.WriteString(path[nameEnd:end])
+		if end == len(path) {
+			break
+		}
+		b.WriteByte('/')
+		start = end + 1
+	}
+	return b.String()
+}
+
 // redactPathParams redacts the values of sensitive ";key=value" path
-// parameters (Java's ;jsessionid=) and path parameters shaped like tokens.
+// parameters (Java's ;jsessionid=) and of those shaped like tokens, and bare
+// path parameters that are tokens (read strictly, as path segments are).
 func redactPathParams(path string) string {
 	if !strings.Contains(path, ";") {
 		return path
@@ -396,7 +483,7 @@ func redactPathParams(path string) string {
 		switch {
 		case hasValue && v != "" && (SensitiveKey(formDecode(k)) || shapeSecret(formDecode(v))):
 			b.WriteString(k + "=" + redactedPath)
-		case !hasValue && shapeSecret(formDecode(param)):
+		case !hasValue && strictSecret(param):
 			b.WriteString(redactedPath)
 		default:
 			b.WriteString(param)
@@ -496,70 +583,6 @@ func nestedSecret(v string, depth int) bool {
 	return b.String() != v
 }
 
-// shapeSecret reports whether v contains a credential recognisable by its
-// format alone, starting at a word boundary.
-func shapeSecret(v string) bool {
-	if strings.Contains(v, "-----BEGIN") {
-		return true
-	}
-	for i := 0; i < len(v); i++ {
-		if i > 0 && isAlnum(v[i-1]) {
-			continue
-		}
-		if tokenAt(v[i:]) {
-			return true
-		}
-	}
-	return false
-}
-
-// tokenAt reports whether s starts with a known credential format. Minimum
-// lengths keep ordinary words with the same prefix ("sk-SK", "ghost") safe.
-func tokenAt(s string) bool {
-	const underscore, underscoreDash = "_", "_-" // allowed besides letters and digits
-	has := func(prefix string, minTail int, extra string) bool {
-		return strings.HasPrefix(s, prefix) && tailLen(s[len(prefix):], extra) >= minTail
-	}
-	switch {
-	case strings.HasPrefix(s, "eyJ"):
-		// A JWT: base64url JSON header, ".", base64url JSON payload.
-		return strings.Contains(s, ".eyJ")
-	case has("ghp_", 16, underscore), has("gho_", 16, underscore), has("ghu_", 16, underscore),
-		has("ghs_", 16, underscore), has("ghr_", 16, underscore), has("github_pat_", 16, underscore),
-		has("glpat-", 16, underscoreDash):
-		return true
-	case (strings.HasPrefix(s, "AKIA") || strings.HasPrefix(s, "ASIA")) && upperAlnumLen(s[4:]) >= 16:
-		return true
-	case has("AIza", 35, underscoreDash):
-		return true
-	case len(s) > 5 && strings.HasPrefix(s, "xox") && strings.IndexByte("abposr", s[3]) >= 0 && s[4] == '-':
-		return true
-	case has("sk-", 20, underscoreDash), has("sk_live_", 8, underscore), has("rk_live_", 8, underscore),
-		has("sk_test_", 8, underscore), has("rk_test_", 8, underscore):
-		return true
-	case len(s) > 7 && strings.EqualFold(s[:7], "bearer "):
-		return tailLen(s[7:], "-._~+/=") >= 8
-	}
-	return false
-}
-
-// tailLen counts the leading ASCII letters, digits and extra bytes of s.
-func tailLen(s, extra string) int {
-	n := 0
-	for n < len(s) && (isAlnum(s[n]) || strings.IndexByte(extra, s[n]) >= 0) {
-		n++
-	}
-	return n
-}
-
-func upperAlnumLen(s string) int {
-	n := 0
-	for n < len(s) && (isUpper(s[n]) || isDigit(s[n])) {
-		n++
-	}
-	return n
-}
-
 // formDecode decodes a query key or value as browsers and servers do:
 // "+" is a space and %XX a byte; malformed escapes stay as they are. It
 // allocates only when there is something to decode.
@@ -580,128 +603,6 @@ func formDecode(s string) string {
 		}
 	}
 	return string(b)
-}
-
-// RedactText redacts free text, such as a markdown source line or an error
-// message from net/http (which embeds the full URL): every http or https URL
-// in it, with RedactURL's rules, and every other word that is a secret by
-// itself — a key=value pair with a sensitive key (password=…, api_key=…) or a
-// credential-shaped token (ghp_…, AKIA…, xoxb-…, a JWT). Everything else is
-// left byte for byte.
-//
-// A URL runs from "http://" or "https://" (any case) to the first white
-// space, control character, one of <>"'` or an unbalanced closing bracket.
-// Sentence punctuation at the very end (.,:;!?) is left outside the URL.
-func RedactText(s string) string {
-	return redactWords(redactTextURLs(s))
-}
-
-// redactTextURLs redacts the URLs inside s.
-func redactTextURLs(s string) string {
-	var b strings.Builder
-	done := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] != 'h' && s[i] != 'H' {
-			continue
-		}
-		rest := s[i:]
-		if !hasPrefixFold(rest, "http://") && !hasPrefixFold(rest, "https://") {
-			continue
-		}
-		end := i + urlLen(rest)
-		red, _ := RedactURL(s[i:end])
-		if red != s[i:end] {
-			if b.Len() == 0 {
-				b.Grow(len(s))
-			}
-			b.WriteString(s[done:i])
-			b.WriteString(red)
-			done = end
-		}
-		i = end - 1
-	}
-	if done == 0 {
-		return s
-	}
-	b.WriteString(s[done:])
-	return b.String()
-}
-
-// redactWords redacts the white-space separated words of s that are
-// secrets by themselves; words holding a URL were handled by redactTextURLs.
-func redactWords(s string) string {
-	var b strings.Builder
-	done := 0
-	for i := 0; i < len(s); {
-		if isSpaceByte(s[i]) {
-			i++
-			continue
-		}
-		end := i
-		for end < len(s) && !isSpaceByte(s[end]) {
-			end++
-		}
-		if w := s[i:end]; !strings.Contains(w, "://") && wordMaySecret(w) {
-			var wb strings.Builder
-			writePairs(&wb, w, 0)
-			if red := wb.String(); red != w {
-				if b.Len() == 0 {
-					b.Grow(len(s))
-				}
-				b.WriteString(s[done:i])
-				b.WriteString(red)
-				done = end
-			}
-		}
-		i = end
-	}
-	if done == 0 {
-		return s
-	}
-	b.WriteString(s[done:])
-	return b.String()
-}
-
-// wordMaySecret is a cheap filter before a word is examined as a query:
-// only a key=value pair or a credential shape can change.
-func wordMaySecret(w string) bool {
-	return strings.IndexByte(w, '=') >= 0 || indexFold(w, "%3d") >= 0 || shapeSecret(w)
-}
-
-func isSpaceByte(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
-
-// urlLen returns the length of the URL at the start of s.
-func urlLen(s string) int {
-	parens, brackets := 0, 0
-	end := len(s)
-scan:
-	for i, r := range s {
-		switch {
-		case unicode.IsSpace(r) || unicode.IsControl(r) || r == utf8.RuneError:
-			end = i
-			break scan
-		case strings.ContainsRune("<>\"'`", r):
-			end = i
-			break scan
-		case r == '(':
-			parens++
-		case r == '[':
-			brackets++
-		case r == ')' || r == ']':
-			depth := &parens
-			if r == ']' {
-				depth = &brackets
-			}
-			if *depth == 0 {
-				end = i
-				break scan
-			}
-			*depth--
-		}
-	}
-	return len(strings.TrimRight(s[:end], ".,:;!?"))
 }
 
 func indexFold(s, sub string) int {

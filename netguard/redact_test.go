@@ -259,10 +259,11 @@ func TestRedactText(t *testing.T) {
 	}
 }
 
-// FuzzRedactURL plants two secrets around fuzzed host and path text. The
-// secrets must never survive, whatever the fuzzer puts around them. Inputs
-// where the fuzzed text itself spells a secret marker are skipped, since
-// then the marker in the output proves nothing.
+// FuzzRedactURL plants three secrets around fuzzed host and path text:
+// userinfo, a query token and a credential-shaped path segment. The secrets
+// must never survive, whatever the fuzzer puts around them. Inputs where
+// the fuzzed text itself spells a secret marker are skipped, since then the
+// marker in the output proves nothing.
 func FuzzRedactURL(f *testing.F) {
 	f.Add("example.com", "/a/b")
 	f.Add("h", "")
@@ -272,21 +273,27 @@ func FuzzRedactURL(f *testing.F) {
 	f.Add("[::1", "/p;jsessionid=")
 	f.Add("u@h", "?next=https://a@b/?x=1&")
 	f.Add("a.b", "/#x=%26")
+	f.Add("x.com", "/a%2")
+	f.Add("x.com", "/ghp%5F")
+	f.Add("x.com", "/;k=")
 	f.Fuzz(func(t *testing.T, host, path string) {
-		const pw, tk = "SECRETPW", "SECRETTK"
-		in := "https://u:" + pw + "@" + host + path + "?token=" + tk
-		if strings.Count(in, pw) == 1 && strings.Count(in, tk) == 1 {
+		const pw, tk, seg = "SECRETPW", "SECRETTK", "SECRETSEG"
+		in := "https://u:" + pw + "@" + host + path + "/ghp_" + seg + "0123456789abcdefgh/x?token=" + tk
+		if strings.Count(in, pw) == 1 && strings.Count(in, tk) == 1 && strings.Count(in, seg) == 1 {
+			leaks := func(s string) bool {
+				return strings.Contains(s, pw) || strings.Contains(s, tk) || strings.Contains(s, seg)
+			}
 			out, had := RedactURL(in)
 			if !had {
 				t.Errorf("RedactURL(%q): hadUserinfo = false", in)
 			}
-			if strings.Contains(out, pw) || strings.Contains(out, tk) {
+			if leaks(out) {
 				t.Errorf("RedactURL(%q) = %q leaks a secret", in, out)
 			}
 			// RedactText can only see the URL whole when nothing in
 			// the fuzzed text ends it early.
 			if !strings.ContainsFunc(host+path, endsURL) {
-				if txt := RedactText("x " + in + " y"); strings.Contains(txt, pw) || strings.Contains(txt, tk) {
+				if txt := RedactText("x " + in + " y"); leaks(txt) {
 					t.Errorf("RedactText(%q) = %q leaks a secret", in, txt)
 				}
 			}

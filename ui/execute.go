@@ -100,8 +100,19 @@ func Execute(ctx context.Context, d Deps, c *Command, s Streams) int {
 	if err != nil {
 		return fail(s, err)
 	}
+	noteLateSignal(ctx, s)
 	printJSON(s.Out, res)
 	return ExitOK
+}
+
+// noteLateSignal tells the operator that a signal came too late to stop the
+// command: past the commit point the write completes (see the README's
+// "Signals"), so the result printed is the real, complete one and the exit
+// code is the command's own, not ExitInterrupted.
+func noteLateSignal(ctx context.Context, s Streams) {
+	if ctx.Err() != nil {
+		fmt.Fprintln(s.Err, "citegate: interrupted after the commit point; the write was completed and the result stands")
+	}
 }
 
 // consume runs an engine call with the headless progress printer attached to
@@ -119,16 +130,21 @@ func consume(s Streams, call func(chan<- engine.Event) (any, error)) (any, error
 }
 
 func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s Streams, verifyFile string) int {
+	if verifyFile != "" {
+		// Read before the run, so that an unreadable file fails before
+		// anything is written, and the verification joins the run's commit.
+		out, err := readVerifyFile(verifyFile)
+		if err != nil {
+			return fail(s, err)
+		}
+		a.VerifyOutput = out
+	}
 	res, err := consume(s, func(ch chan<- engine.Event) (any, error) { return d.Engine.Run(ctx, a, ch) })
 	if err != nil {
 		return fail(s, err)
 	}
 	sum := res.(*engine.RunSummary)
-	if verifyFile != "" {
-		if err := verifyAfterRun(ctx, d, sum, verifyFile); err != nil {
-			return fail(s, err)
-		}
-	}
+	noteLateSignal(ctx, s)
 	printJSON(s.Out, sum)
 	fmt.Fprintf(s.Err, "citegate: %s\n", sum.GateC.Notes)
 	if !sum.Passed() {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"sync"
-	"sync/atomic"
 
 	"github.com/citegate/citegate/engine"
 )
@@ -24,49 +23,52 @@ type interactiveOptions struct {
 	simulated bool
 	// logFile, if set, receives the progress log.
 	logFile string
-	// verifyFile is run's --verify synthesis file, verified after every
-	// successful run (reruns included, since they rewrite the citations).
+	// verifyFile is run's --verify synthesis file. It is read before the
+	// run starts and verified inside every run's commit (reruns included,
+	// since they rewrite the citations), as the headless path does.
 	verifyFile string
-	// wrote is set once the latest run has committed its artifacts, so that
-	// quitting during its --verify step is not reported as "nothing was
-	// written".
-	wrote *atomic.Bool
-	// running counts the run goroutines, so that wrote is read only after
-	// they have returned.
-	running *sync.WaitGroup
 }
 
-// startRun runs the pipeline in the background, returning its event stream
-// and, once it returns (and the --verify step after it, if any), its
-// outcome. The outcome channel is buffered, so the send never blocks.
-func startRun(ctx context.Context, d Deps, a engine.RunArgs, o interactiveOptions) (<-chan engine.Event, <-chan Outcome) {
+// runs tracks the pipeline runs of one terminal UI session (the run and its
+// reruns), so that after a quit the caller can wait for them and learn how
+// the last one ended: a quit that lands after the commit point does not stop
+// the commit.
+type runs struct {
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	last Outcome
+}
+
+// start runs the pipeline in the background, returning its event stream
+// and, once it returns, its outcome.
+func (r *runs) start(ctx context.Context, d Deps, a engine.RunArgs) (<-chan engine.Event, <-chan Outcome) {
 	events := make(chan engine.Event, 256)
 	outcome := make(chan Outcome, 1)
-	if o.wrote != nil {
-		o.wrote.Store(false) // this run has written nothing yet
-	}
-	if o.running != nil {
-		o.running.Add(1)
-	}
+	r.wg.Add(1)
 	go func() {
-		if o.running != nil {
-			defer o.running.Done()
-		}
+		defer r.wg.Done()
 		sum, err := d.Engine.Run(ctx, a, events)
-		if err == nil && o.wrote != nil {
-			o.wrote.Store(true)
-		}
-		if err == nil && o.verifyFile != "" {
-			err = verifyAfterRun(ctx, d, sum, o.verifyFile)
-		}
-		outcome <- Outcome{Summary: sum, Err: err}
+		o := Outcome{Summary: sum, Err: err}
+		r.mu.Lock()
+		r.last = o
+		r.mu.Unlock()
+		outcome <- o // buffered: never blocks
 	}()
 	return events, outcome
 }
 
+// wait waits for every run to return and reports the outcome of the last.
+func (r *runs) wait() Outcome {
+	r.wg.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last
+}
+
 // runInteractive drives the pipeline under the terminal UI. Quitting before
 // completion cancels the workers; the engine writes nothing then, so the
-// previous artifacts stay as they were.
+// previous artifacts stay as they were — unless the run had already passed
+// its commit point, in which case the commit completes and is reported.
 func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, o interactiveOptions) int {
 	info, err := d.Engine.Describe(a)
 	if err != nil {
@@ -82,10 +84,17 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, o 
 		defer f.Close()
 		log = f
 	}
+	if o.verifyFile != "" {
+		out, err := readVerifyFile(o.verifyFile)
+		if err != nil {
+			return fail(s, err)
+		}
+		a.VerifyOutput = out
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	o.wrote, o.running = new(atomic.Bool), new(sync.WaitGroup)
-	events, outcome := startRun(ctx, d, a, o)
+	var rs runs
+	events, outcome := rs.start(ctx, d, a)
 	if log != nil {
 		events = logged(ctx, events, log)
 	}
@@ -101,7 +110,7 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, o 
 		}
 		again := a
 		again.Recheck = blocked
-		ev, out := startRun(ctx, d, again, o)
+		ev, out := rs.start(ctx, d, again)
 		if log != nil {
 			ev = logged(ctx, ev, log)
 		}
@@ -121,13 +130,15 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, o 
 		cancel()
 		for range events { // let the workers finish unwinding
 		}
-		o.running.Wait()
-		if o.wrote.Load() {
-			fmt.Fprintln(s.Err, "citegate: quit during the --verify step; the run's artifacts were written, citations/verify.json may not have been")
-		} else {
+		final := rs.wait()
+		if final.Err != nil || final.Summary == nil {
 			fmt.Fprintln(s.Err, "citegate: quit before the run completed; nothing was written, the previous artifacts are untouched")
+			return ExitInterrupted
 		}
-		return ExitInterrupted
+		// The quit came after the commit point, which a quit does not stop:
+		// the run finished writing, so report it with its own exit code.
+		res = TUIResult{Completed: true, Summary: final.Summary}
+		fmt.Fprintln(s.Err, "citegate: the run reached its commit point before the UI closed; its artifacts were written")
 	}
 	if res.Err != nil {
 		return fail(s, res.Err)

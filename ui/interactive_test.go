@@ -13,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/citegate/citegate/engine"
+	"github.com/citegate/citegate/engine/fsx"
 )
 
 // demoRun copies the repository's demo run into a new temp directory.
@@ -115,37 +116,102 @@ func sameRun(t *testing.T, verifyJSON []byte, root string) []byte {
 }
 
 // TestTUIRunVerifyUnreadableFile: an unreadable --verify file fails the
-// terminal UI run with the envelope --headless prints.
+// terminal UI run with the envelope --headless prints, before anything is
+// written (the file is read before the run starts, in both paths).
 func TestTUIRunVerifyUnreadableFile(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "no-such-synthesis.md")
-	head := demoRun(t)
-	c, err := Parse([]string{"run", head.Root, "--headless", "--verify", missing})
-	if err != nil {
-		t.Fatal(err)
+	var outs [2]bytes.Buffer
+	var codes [2]int
+	for i, tty := range []bool{false, true} {
+		run := demoRun(t)
+		args := []string{"run", run.Root, "--verify", missing}
+		if !tty {
+			args = append(args, "--headless")
+		}
+		c, err := Parse(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		codes[i] = Execute(context.Background(), Deps{Engine: engine.New()}, c,
+			Streams{In: strings.NewReader(""), Out: &outs[i], Err: io.Discard, InIsTTY: tty, OutIsTTY: tty})
+		if _, err := os.Stat(filepath.Join(run.Root, "citations", "citations.jsonl")); err == nil {
+			t.Errorf("tty %v: the run wrote artifacts although --verify was unreadable", tty)
+		}
 	}
-	var hout bytes.Buffer
-	hcode := Execute(context.Background(), Deps{Engine: engine.New()}, c, Streams{In: strings.NewReader(""), Out: &hout, Err: io.Discard})
+	if codes[0] != ExitFailure || codes[1] != codes[0] {
+		t.Errorf("exit codes: headless %d, TUI %d, want both %d", codes[0], codes[1], ExitFailure)
+	}
+	if !strings.Contains(outs[0].String(), "--verify file unreadable") || outs[0].String() != outs[1].String() {
+		t.Errorf("envelopes differ or lack the reason:\nheadless %s\nTUI %s", outs[0].String(), outs[1].String())
+	}
+}
 
-	tui := demoRun(t)
-	c, err = Parse([]string{"run", tui.Root, "--verify", missing})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pr, pw := io.Pipe()
-	defer pw.Close()
-	out := &syncBuffer{}
-	done := make(chan int, 1)
-	go func() {
-		done <- Execute(context.Background(), Deps{Engine: engine.New()}, c, Streams{In: pr, Out: out, Err: io.Discard, InIsTTY: true, OutIsTTY: true})
-	}()
-	teatest.WaitFor(t, out, func(b []byte) bool { return bytes.Contains(b, []byte("Run failed")) },
-		teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
-	_, _ = pw.Write([]byte("q"))
-	tcode := <-done
-	if hcode != ExitFailure || tcode != hcode {
-		t.Errorf("exit codes: headless %d, TUI %d, want both %d", hcode, tcode, ExitFailure)
-	}
-	if !strings.Contains(hout.String(), "--verify file unreadable") {
-		t.Errorf("headless envelope: %s", hout.String())
+// TestInteractiveQuitDuringTheWritePhase (issue 10 item 5): quitting the
+// terminal UI while the run is writing cancels it up to the commit point —
+// exit 3, nothing written — and from the commit point on the commit completes
+// and the run is reported as completed, with its own exit code, instead of
+// the "nothing was written" the UI used to print regardless.
+func TestInteractiveQuitDuringTheWritePhase(t *testing.T) {
+	for _, tc := range []struct {
+		at        fsx.Step
+		completes bool
+	}{
+		{fsx.Step{Phase: fsx.PhaseStaged, Index: 1}, false},
+		{fsx.Step{Phase: fsx.PhaseCommitted}, true},
+	} {
+		t.Run(tc.at.Phase.String(), func(t *testing.T) {
+			demo, err := CopyDemo(os.DirFS("../testdata/demo"), filepath.Join(t.TempDir(), "run"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := artifactFiles(t, demo.Root)
+			in, typed := io.Pipe()
+			defer typed.Close()
+			out := &syncBuffer{}
+			eng := engine.New()
+			eng.Now = func() time.Time { return time.Date(2026, 2, 14, 12, 0, 0, 0, time.UTC) }
+			fired := false
+			eng.CommitHook = func(ctx context.Context, s fsx.Step) {
+				if s != tc.at {
+					return
+				}
+				fired = true
+				// The operator quits; the commit goes on only once the quit
+				// has reached the run as a cancellation.
+				_, _ = typed.Write([]byte("q"))
+				select {
+				case <-ctx.Done():
+				case <-time.After(10 * time.Second):
+					t.Error("quitting did not cancel the run")
+				}
+			}
+			var errb bytes.Buffer
+			code := runInteractive(context.Background(), Deps{Engine: eng}, engine.RunArgs{ManifestPath: demo.Path},
+				Streams{In: in, Out: out, Err: &errb}, interactiveOptions{})
+			if !fired {
+				t.Fatal("hook never fired")
+			}
+			after := artifactFiles(t, demo.Root)
+			if !tc.completes {
+				if code != ExitInterrupted || !strings.Contains(errb.String(), "nothing was written") {
+					t.Errorf("exit %d, stderr %q; want 3 and nothing written", code, errb.String())
+				}
+				if len(before) != len(after) {
+					t.Errorf("files changed: %d → %d", len(before), len(after))
+				}
+				for k, v := range before {
+					if after[k] != v {
+						t.Errorf("%s changed", k)
+					}
+				}
+				return
+			}
+			if code != ExitOK || !strings.Contains(errb.String(), "reached its commit point") {
+				t.Errorf("exit %d, stderr %q; want the completed run reported", code, errb.String())
+			}
+			if _, ok := after["citations/citations.jsonl"]; !ok {
+				t.Error("citations.jsonl not written")
+			}
+		})
 	}
 }

@@ -7,30 +7,22 @@ import (
 	"os"
 
 	"github.com/citegate/citegate/engine"
+	"github.com/citegate/citegate/engine/fsx"
 )
 
 // maxOutputBytes bounds the agent output verify reads.
 const maxOutputBytes = 16 << 20
 
-// verifyAfterRun is run's --verify step: it verifies the synthesis file
-// against the run's citations with the lexical judge and writes
-// citations/verify.json (engine.VerifyRun). The headless path and the
-// terminal UI both call it once the run has succeeded, so both write the
-// same file and report the same errors.
-func verifyAfterRun(ctx context.Context, d Deps, sum *engine.RunSummary, file string) error {
-	f, err := os.Open(file)
+// readVerifyFile reads run's --verify synthesis file before the run starts,
+// so that an unreadable file fails before anything is written; the
+// verification itself runs inside the run's commit (RunArgs.VerifyOutput),
+// in the headless path and in the terminal UI alike.
+func readVerifyFile(file string) ([]byte, error) {
+	out, err := fsx.ReadLimited(file, maxOutputBytes)
 	if err != nil {
-		return &engine.Error{Code: engine.CodeNotFound, Message: "--verify file unreadable", Details: map[string]any{"path": file, "reason": err.Error()}}
+		return nil, &engine.Error{Code: engine.CodeNotFound, Message: "--verify file unreadable", Details: map[string]any{"path": file, "reason": err.Error()}}
 	}
-	defer f.Close()
-	out, err := io.ReadAll(io.LimitReader(f, maxOutputBytes+1))
-	if err != nil {
-		return &engine.Error{Code: engine.CodeNotFound, Message: "--verify file unreadable", Details: map[string]any{"path": file, "reason": err.Error()}}
-	}
-	if len(out) > maxOutputBytes {
-		return &engine.Error{Code: engine.CodeInvalidInput, Message: "--verify file over 16 MiB", Details: map[string]any{"path": file}}
-	}
-	return d.Engine.VerifyRun(ctx, sum, out)
+	return out, nil
 }
 
 // verifyLine sums up run --verify's result in one line, for the terminal

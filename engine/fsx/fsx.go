@@ -1,9 +1,14 @@
 // Package fsx holds the file primitives citegate writes and reads artifacts
-// with. Artifacts are the pipeline's record and later stages trust them, so a
-// crash or kill must never leave a half-written artifact (WriteAtomic), a hostile
-// or mistaken input path must never make a stage read unbounded data or hang on
-// a FIFO or device (ReadLimited), and concurrent writers of an append-only log
-// must never interleave within a line (AppendLine).
+// with. Artifacts are the pipeline's record and later stages trust them, so:
+//   - a crash or kill must never leave a half-written artifact, nor a mix of
+//     old and new artifacts (Commit, with its journal, and Recover);
+//   - two processes must never write one run directory at once (LockDir);
+//   - an output path must never replace a device, FIFO, socket or symlink,
+//     nor lead out of the run directory through a symlink (CheckTarget);
+//   - a hostile or mistaken input path must never make a stage read
+//     unbounded data or hang on a FIFO or device (ReadLimited);
+//   - concurrent writers of an append-only log must never interleave within
+//     a line (AppendLine).
 package fsx
 
 import (
@@ -38,17 +43,26 @@ var errNewline = errors.New("line contains a newline")
 // any moment leaves either the old file or the new one, never a partial file:
 // it creates the parent directories, writes a temporary file in the same
 // directory, syncs it, renames it over path and syncs the directory. The
-// temporary file is removed on any failure. The file gets mode 0644.
+// temporary file is removed on any failure. The file gets mode 0644. A path
+// that exists and is not a regular file is refused with ErrNotRegular, since
+// the rename would replace it. WriteAtomic is for a single file that stands
+// alone (a cache entry); a set of artifacts is written with Commit.
 func WriteAtomic(path string, data []byte) error {
-	err := WriteAllAtomic([]File{{Path: path, Data: data}})
-	var be *BatchError
-	if errors.As(err, &be) {
-		return be.Err
+	if err := CheckTarget("", path); err != nil {
+		return err
 	}
-	return err
+	tmp, err := stage(path, data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(path))
 }
 
-// File is one member of a WriteAllAtomic batch.
+// File is one member of a Commit batch.
 type File struct {
 	Path string
 	Data []byte
@@ -63,56 +77,9 @@ type BatchError struct {
 func (e *BatchError) Error() string { return e.Err.Error() }
 func (e *BatchError) Unwrap() error { return e.Err }
 
-// WriteAllAtomic writes a set of files all or nothing, as far as a file
-// system allows: every file is first written in full and synced to a
-// temporary file beside its target, and only when all are staged are they
-// renamed into place. A failure while staging (a target that is a directory,
-// a parent that is a file, no space) leaves every target as it was. Writing
-// the files one after another would leave the first ones replaced when a
-// later one failed. Errors are *BatchError.
-func WriteAllAtomic(files []File) error {
-	tmps := make([]string, 0, len(files))
-	cleanup := func() {
-		for _, t := range tmps {
-			_ = os.Remove(t)
-		}
-	}
-	for i, f := range files {
-		tmp, err := stage(f.Path, f.Data)
-		if err != nil {
-			cleanup()
-			return &BatchError{i, err}
-		}
-		tmps = append(tmps, tmp)
-	}
-	dirs := map[string]bool{}
-	for i, f := range files {
-		if err := os.Rename(tmps[i], f.Path); err != nil {
-			cleanup()
-			return &BatchError{i, err}
-		}
-		dirs[filepath.Dir(f.Path)] = true
-	}
-	for i, f := range files {
-		d := filepath.Dir(f.Path)
-		if !dirs[d] {
-			continue
-		}
-		delete(dirs, d)
-		if err := syncDir(d); err != nil {
-			return &BatchError{i, err}
-		}
-	}
-	return nil
-}
-
 // stage writes data to a new temporary file (.<base>.tmp-*) in path's
-// directory and returns its name. A path that is a directory is refused up
-// front, since a rename could not replace it.
+// directory and returns its name.
 func stage(path string, data []byte) (string, error) {
-	if fi, err := os.Lstat(path); err == nil && fi.IsDir() {
-		return "", &fs.PathError{Op: "write", Path: path, Err: syscall.EISDIR}
-	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -235,7 +202,8 @@ func readAtMost(r io.Reader, size, max int64) ([]byte, error) {
 // single write to a file opened with O_APPEND, so lines appended concurrently,
 // even by different processes, never interleave. A line containing "\n" is
 // rejected, and so is a path that is not a regular file; O_NONBLOCK keeps a FIFO
-// without a reader from blocking the open.
+// without a reader from blocking the open, and O_NOFOLLOW keeps a symlink in
+// the log's place from sending the line somewhere else.
 func AppendLine(path string, line []byte) error {
 	if bytes.IndexByte(line, '\n') >= 0 {
 		return &fs.PathError{Op: "append", Path: path, Err: errNewline}
@@ -243,7 +211,7 @@ func AppendLine(path string, line []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, fileMode)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK|oNoFollow, fileMode)
 	if err != nil {
 		return err
 	}

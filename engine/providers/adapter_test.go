@@ -250,12 +250,20 @@ func TestRetryAfterHelper(t *testing.T) {
 }
 
 func TestSanitize(t *testing.T) {
-	c := &call{secret: "k3y-abcdefgh"}
+	c := newCall("", "", []string{"k3y-abcdefgh", " ", "s3cond-t0ken"}, []string{"web_unlocker1", ""})
 	long := strings.Repeat("é", 300)
 	tests := []struct{ in, want string }{
 		{"line1\n\tline2\x00 end", "line1 line2 end"},
 		{"see https://x.example/?token=abc and k3y-abcdefgh", "see https://x.example/?token=%5BREDACTED%5D and [REDACTED]"},
 		{"bad \xff byte", "bad \uFFFD byte"},
+		// Every secret is scrubbed, not only the first.
+		{"keys k3y-abcdefgh,s3cond-t0kenXY", "keys [REDACTED],[REDACTED]XY"},
+		// The zone goes where it stands as a word, and only there.
+		{"Zone not found: web_unlocker1", "Zone not found: [REDACTED]"},
+		{"brd-customer-hl_1-zone-web_unlocker1-country-us", "brd-customer-hl_1-zone-[REDACTED]-country-us"},
+		{`{"zone":"web_unlocker1"} web_unlocker1`, `{"zone":"[REDACTED]"} [REDACTED]`},
+		{"code zone_web_unlocker1", "code zone_[REDACTED]"},
+		{"web_unlocker12 and myweb_unlocker1 differ", "web_unlocker12 and myweb_unlocker1 differ"},
 	}
 	for _, tt := range tests {
 		if got := c.sanitize(tt.in); got != tt.want {

@@ -83,7 +83,7 @@ func (a *Apify) Check() error {
 	if strings.TrimSpace(a.Token) == "" {
 		return nil
 	}
-	c := &call{provider: ProviderApify, secret: a.Token}
+	c := newCall(ProviderApify, "", []string{a.Token}, nil)
 	if _, err := c.endpoint(a.BaseURL, ApifyDefaultBaseURL, apifyPath, true); err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func (a *Apify) Check() error {
 // ErrProviderBlocked; a failed or timed-out run (400 run-failed, 408) is
 // ErrProviderFailed or ErrProviderTimeout.
 func (a *Apify) Fetch(ctx context.Context, target string) (*Content, error) {
-	c := &call{provider: ProviderApify, target: target, secret: a.Token}
+	c := newCall(ProviderApify, target, []string{a.Token}, nil)
 	if strings.TrimSpace(a.Token) == "" {
 		return nil, c.fail(ErrNoCredentials, EnvApifyToken+" not set")
 	}

@@ -71,7 +71,7 @@ func (b *BrightData) Check() error {
 	if strings.TrimSpace(b.APIKey) == "" || strings.TrimSpace(b.Zone) == "" {
 		return nil
 	}
-	c := &call{provider: ProviderBrightData, secret: b.APIKey}
+	c := newCall(ProviderBrightData, "", []string{b.APIKey}, []string{b.Zone})
 	if _, err := c.endpoint(b.BaseURL, BrightDataDefaultBaseURL, "/request", true); err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func (b *BrightData) Check() error {
 // and becomes an error: policy refusals and failed unlocks are
 // ErrProviderBlocked, sr_rate_limit and client_10100 are ErrQuota.
 func (b *BrightData) Fetch(ctx context.Context, target string) (*Content, error) {
-	c := &call{provider: ProviderBrightData, target: target, secret: b.APIKey}
+	c := newCall(ProviderBrightData, target, []string{b.APIKey}, []string{b.Zone})
 	switch {
 	case strings.TrimSpace(b.APIKey) == "":
 		return nil, c.fail(ErrNoCredentials, EnvBrightDataAPIKey+" not set")

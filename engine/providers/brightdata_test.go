@@ -181,6 +181,18 @@ func (f *fakeBrightData) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "<html>")
 		w.(http.Flusher).Flush()
 		waitOrDone(r, 10*time.Second)
+	case "/echo-zone-header":
+		// The Bright Data-side error names the zone it was sent.
+		h.Set("x-brd-error-code", "zone_"+req.Zone)
+		brdError("502", "x-brd-err-code", "client_"+req.Zone, "zone "+req.Zone+" could not unlock the page")
+	case "/echo-zone-body":
+		http.Error(w, "zone "+req.Zone+" is not active for premium domains", http.StatusBadRequest)
+	case "/echo-zone-outer":
+		http.Error(w, "brd-customer-hl_0000-zone-"+req.Zone+": upstream unavailable", http.StatusServiceUnavailable)
+	case "/echo-zone-page":
+		h.Set("x-brd-status-code", "200")
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, "<html><head><title>Zone "+req.Zone+"</title></head><body>served via "+req.Zone+"</body></html>")
 	case "/echo":
 		// A page that reflects request headers (as httpbin-like targets
 		// do) must not hand the key back to the caller.
@@ -429,6 +441,41 @@ func TestBrightDataFromEnv(t *testing.T) {
 	}
 	if got := rt.url(); got != "https://api.brightdata.com/request" {
 		t.Errorf("default endpoint = %q", got)
+	}
+}
+
+// TestBrightDataZoneScrubbed: a provider that echoes the zone name in an
+// error header, an error body, a status message or a page hands back
+// [REDACTED] instead, as it does for the key.
+func TestBrightDataZoneScrubbed(t *testing.T) {
+	tests := []struct {
+		path    string
+		wantErr error
+		want    string // in the error detail or the body
+	}{
+		{"/echo-zone-header", ErrProviderBlocked, "zone [REDACTED] could not unlock the page"},
+		{"/echo-zone-body", ErrProviderFailed, "zone [REDACTED] is not active"},
+		{"/echo-zone-outer", ErrProviderFailed, "zone-[REDACTED]: upstream unavailable"},
+		{"/echo-zone-page", nil, "<title>Zone [REDACTED]</title></head><body>served via [REDACTED]</body>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			f, srv := newFakeBrightData(t)
+			b := &BrightData{BaseURL: srv.URL, APIKey: bdKey, Zone: bdZone, Client: srv.Client()}
+			c, err := b.Fetch(context.Background(), "https://example.org"+tt.path)
+			pe := checkErr(t, err, tt.wantErr)
+			if f.lastRequest().Zone != bdZone {
+				t.Fatalf("the zone was not sent: %+v", f.lastRequest())
+			}
+			switch {
+			case pe != nil && !strings.Contains(pe.Detail, tt.want):
+				t.Errorf("detail %q lacks %q", pe.Detail, tt.want)
+			case c != nil && !strings.Contains(string(c.Body), tt.want):
+				t.Errorf("body %q lacks %q", c.Body, tt.want)
+			}
+			assertNoSecret(t, bdZone, c, err)
+			assertNoSecret(t, bdKey, c, err)
+		})
 	}
 }
 

@@ -31,7 +31,7 @@ const (
 	maxDetail = 240
 	// maxTargetShown bounds the redacted target in an error message.
 	maxTargetShown = 2048
-	// scrubbed replaces the provider's key wherever it shows up.
+	// scrubbed replaces the provider's secrets wherever they show up.
 	scrubbed = "[REDACTED]"
 )
 
@@ -43,11 +43,32 @@ func effectiveMaxBody(n int64) int64 {
 }
 
 // call carries what every failure message needs: who, which target, and the
-// secret that must be scrubbed from anything the provider sends back.
+// secrets that must be scrubbed from anything the provider sends back.
 type call struct {
 	provider string
 	target   string // as given; only ever shown redacted
-	secret   string
+	// secrets (API keys, tokens) are scrubbed wherever they occur.
+	secrets []string
+	// names (the Bright Data zone) are scrubbed where they stand as a whole
+	// word: a zone may be named like an ordinary word, and a page that
+	// merely contains that word inside another must stay readable.
+	names []string
+}
+
+// newCall prepares a call; empty secrets and names are ignored.
+func newCall(provider, target string, secrets, names []string) *call {
+	c := &call{provider: provider, target: target}
+	for _, s := range secrets {
+		if s = strings.TrimSpace(s); s != "" {
+			c.secrets = append(c.secrets, s)
+		}
+	}
+	for _, n := range names {
+		if n = strings.TrimSpace(n); n != "" {
+			c.names = append(c.names, n)
+		}
+	}
+	return c
 }
 
 func (c *call) fail(kind error, detail string) *Error {
@@ -74,19 +95,65 @@ func (c *call) failStatus(kind error, status int, detail string) *Error {
 	return e
 }
 
-// scrub removes the secret from s.
+// scrub removes the secrets and names from s.
 func (c *call) scrub(s string) string {
-	if c.secret == "" || !strings.Contains(s, c.secret) {
-		return s
+	for _, sec := range c.secrets {
+		if strings.Contains(s, sec) {
+			s = strings.ReplaceAll(s, sec, scrubbed)
+		}
 	}
-	return strings.ReplaceAll(s, c.secret, scrubbed)
+	for _, n := range c.names {
+		if strings.Contains(s, n) {
+			s = string(replaceWord([]byte(s), []byte(n)))
+		}
+	}
+	return s
 }
 
 func (c *call) scrubBytes(b []byte) []byte {
-	if c.secret == "" || !bytes.Contains(b, []byte(c.secret)) {
+	for _, sec := range c.secrets {
+		if bytes.Contains(b, []byte(sec)) {
+			b = bytes.ReplaceAll(b, []byte(sec), []byte(scrubbed))
+		}
+	}
+	for _, n := range c.names {
+		if bytes.Contains(b, []byte(n)) {
+			b = replaceWord(b, []byte(n))
+		}
+	}
+	return b
+}
+
+// replaceWord replaces each occurrence of word in b that has no letter or
+// digit right before or after it: "zone: web_unlocker1",
+// "-zone-web_unlocker1-" and "zone_web_unlocker1" lose it, "web_unlocker12"
+// and, for a zone named news, "newspaper" do not.
+func replaceWord(b, word []byte) []byte {
+	var out []byte
+	done := 0
+	for i := 0; i+len(word) <= len(b); {
+		j := bytes.Index(b[i:], word)
+		if j < 0 {
+			break
+		}
+		start, end := i+j, i+j+len(word)
+		if (start == 0 || !isAlnumByte(b[start-1])) && (end == len(b) || !isAlnumByte(b[end])) {
+			out = append(out, b[done:start]...)
+			out = append(out, scrubbed...)
+			done = end
+			i = end
+			continue
+		}
+		i = start + 1
+	}
+	if out == nil {
 		return b
 	}
-	return bytes.ReplaceAll(b, []byte(c.secret), []byte(scrubbed))
+	return append(out, b[done:]...)
+}
+
+func isAlnumByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // scrubContent removes the secret from every string field of ct.
@@ -104,7 +171,7 @@ func (c *call) scrubContent(ct *Content) *Content {
 }
 
 // sanitize makes provider- or transport-supplied text safe to put in an
-// error: URLs and key=value secrets redacted, the key scrubbed, control
+// error: URLs and key=value secrets redacted, the secrets scrubbed, control
 // characters and runs of white space collapsed to one space, and the result
 // cut to maxDetail bytes.
 func (c *call) sanitize(s string) string {

@@ -1,0 +1,137 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/citegate/citegate/engine/fsx"
+)
+
+// This file is how a command takes hold of a run directory and changes it:
+// the lock, the repair of an interrupted commit, the output path checks and
+// the all-or-nothing commit itself.
+
+// CodeRunLocked: another citegate process holds the run directory's lock.
+const CodeRunLocked = "RUN_LOCKED"
+
+// lockRun takes the run directory's exclusive lock, without waiting, and then
+// finishes or undoes a commit that a crash or kill interrupted, so that the
+// command reads a consistent set of artifacts. Every command that opens a run
+// directory calls it first, readers included: a reader is the first to see
+// an interrupted commit as often as a writer is. The returned function
+// releases the lock.
+func (e *Engine) lockRun(run *Run) (func(), error) {
+	lock, err := fsx.LockDir(run.Root)
+	if err != nil {
+		switch {
+		case errors.Is(err, fsx.ErrLocked):
+			return nil, newError(CodeRunLocked, "another citegate process is using this run directory; run again when it has finished",
+				map[string]any{"path": run.Root})
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, newError(CodeNotFound, "run root missing", map[string]any{"path": run.Root})
+		}
+		return nil, readError("run root", run.Root, "run root missing", err)
+	}
+	rec, err := fsx.Recover(run.Root, run.citationsPath(""), filepath.Dir(run.gatesPath()))
+	if err != nil {
+		_ = lock.Unlock()
+		return nil, newError(CodeWriteFailed, "cannot recover the interrupted commit in the run directory",
+			map[string]any{"path": filepath.Join(run.Root, fsx.JournalName), "reason": err.Error()})
+	}
+	if rec.Action != "" || len(rec.Removed) > 0 {
+		e.auditRecovery(run, rec)
+	}
+	return func() { _ = lock.Unlock() }, nil
+}
+
+// auditRecovery records a repaired commit, so an operator can see that the
+// previous command was interrupted and what became of it.
+func (e *Engine) auditRecovery(run *Run, rec fsx.Recovery) {
+	removed := make([]string, len(rec.Removed))
+	for i, p := range rec.Removed {
+		removed[i] = relPOSIX(run.Root, p)
+	}
+	run.audit(struct {
+		TS      string   `json:"ts"`
+		Kind    string   `json:"kind"`
+		RunID   string   `json:"run_id"`
+		Action  string   `json:"action"`
+		TxID    string   `json:"txid"`
+		Removed []string `json:"removed"`
+	}{e.nowISO(), "commit_recovery", run.Manifest.RunID, orDefault(rec.Action, "swept"), rec.TxID, removed})
+}
+
+// checkOutputs refuses, before any work, output paths a commit would refuse:
+// an existing path that is not a regular file, and a path under the run root
+// that a symlinked directory leads outside it. The audit log is checked too,
+// since a command appends to it. Commit checks the targets again when it
+// writes.
+func checkOutputs(run *Run, paths ...string) error {
+	for _, p := range append(paths, run.auditPath()) {
+		if err := fsx.CheckTarget(run.Root, p); err != nil {
+			return outputError(p, err)
+		}
+	}
+	return nil
+}
+
+// outputError maps an unusable output path to the envelope.
+func outputError(path string, err error) *Error {
+	d := map[string]any{"path": path}
+	switch {
+	case errors.Is(err, fsx.ErrNotRegular):
+		d["reason"] = "exists and is not a regular file (directory, device, FIFO, socket or symlink)"
+		return newError(CodeInvalidArgs, "output path is not a regular file; nothing was written", d)
+	case errors.Is(err, fsx.ErrOutsideRoot):
+		d["reason"] = "a symlinked directory leads outside the run root"
+		return newError(CodeInvalidArgs, "output path leaves the run root; nothing was written", d)
+	}
+	d["reason"] = err.Error()
+	return newError(CodeWriteFailed, "cannot write output artifacts", d)
+}
+
+// pendingWrite is one artifact rendered and checked, waiting to be written.
+type pendingWrite struct {
+	path, message string
+	data          []byte
+}
+
+// commit writes a set of artifacts and removes the files in remove, all or
+// nothing (fsx.Commit): a failure, a kill or a cancellation before the commit
+// point leaves every file as it was; after the commit point the commit
+// completes even if ctx is cancelled (see the README's "Signals").
+func (e *Engine) commit(ctx context.Context, run *Run, ws []pendingWrite, remove []string) error {
+	files := make([]fsx.File, len(ws))
+	for i, w := range ws {
+		files[i] = fsx.File{Path: w.path, Data: w.data}
+	}
+	b := fsx.Batch{Root: run.Root, Files: files, Remove: remove}
+	if e.CommitHook != nil {
+		b.Hook = func(s fsx.Step) { e.CommitHook(ctx, s) }
+	}
+	err := fsx.Commit(ctx, b)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return cancelled()
+	}
+	path, message := "", "cannot write output artifacts"
+	if len(ws) > 0 {
+		path, message = ws[0].path, ws[0].message
+	}
+	var be *fsx.BatchError
+	if errors.As(err, &be) && be.Index < len(ws) {
+		path, message = ws[be.Index].path, ws[be.Index].message
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		path = pe.Path
+	}
+	if errors.Is(err, fsx.ErrNotRegular) || errors.Is(err, fsx.ErrOutsideRoot) {
+		return outputError(path, err)
+	}
+	return newError(CodeWriteFailed, message, map[string]any{"path": path, "reason": err.Error()})
+}
