@@ -243,3 +243,95 @@ func TestVerifyWithFakeAnthropic(t *testing.T) {
 		t.Error("the API key reached the result")
 	}
 }
+
+// fakeJudgeAPI is a fake Anthropic Messages API answering every call with
+// text; it counts the calls.
+func fakeJudgeAPI(t *testing.T, text string) (*httptest.Server, *int, []netguard.Option) {
+	t.Helper()
+	calls := new(int)
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		*calls++
+		body, _ := json.Marshal(map[string]any{"id": "msg", "type": "message", "role": "assistant", "model": "claude-haiku-4-5-20251001",
+			"content": []any{map[string]any{"type": "text", "text": text}}, "stop_reason": "end_turn",
+			"usage": map[string]any{"input_tokens": 900, "output_tokens": 40}})
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(api.Close)
+	_, p, _ := net.SplitHostPort(api.Listener.Addr().String())
+	port, _ := strconv.Atoi(p)
+	return api, calls, append(verifyWeb(t), netguard.AllowPorts(port))
+}
+
+func anthropicEngine(opts []netguard.Option) *Engine {
+	e := newEngine()
+	e.GuardOptions = opts
+	e.Net.Getenv = func(k string) string {
+		if k == "ANTHROPIC_API_KEY" {
+			return "test-anthropic-key"
+		}
+		return ""
+	}
+	return e
+}
+
+// TestVerifyCostCap: before each judge call the pessimistic estimate is
+// checked against the total cap; a call that could exceed it is not made,
+// the citation says why and the loop stops.
+func TestVerifyCostCap(t *testing.T) {
+	api, calls, opts := fakeJudgeAPI(t, `{"verdict":"supported","supported":true,"confidence":0.9,"rationale":"ok"}`)
+	out := []byte("Heat pumps keep a coefficient of performance of about 2.5 [1]. Trials in Norway ran for two winters [2]. The grid plans overnight work [3].\n\n" +
+		"## Sources\n\n1. http://research.heat.example/cold-climate-study\n2. http://news.heat.example/norway-trials\n3. http://grid.heat.example/annual-update\n")
+	for _, tc := range []struct {
+		cap   float64
+		calls int
+	}{
+		{1.00, 3},   // room for all three
+		{0.0035, 1}, // one estimate (~0.0027) fits; one spent (0.0011) plus the next estimate does not
+		{0.0010, 0}, // not even the first
+	} {
+		*calls = 0
+		capv := tc.cap
+		res, err := anthropicEngine(opts).Verify(context.Background(), out, VerifyArgs{Model: "claude-haiku-4-5-20251001", BaseURL: api.URL,
+			AllowFetch: true, MaxCostUSDTotal: &capv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if *calls != tc.calls || res.TotalCostUSD > tc.cap {
+			t.Errorf("cap %v: %d judge calls, total cost %v; want %d calls within the cap", tc.cap, *calls, res.TotalCostUSD, tc.calls)
+		}
+		capped := 0
+		for _, c := range res.Citations {
+			if c.ResolveError != nil && c.ResolveError.Kind == "cost_cap_reached" {
+				capped++
+			}
+		}
+		if tc.calls < 3 && capped != 1 {
+			t.Errorf("cap %v: %d citations say cost_cap_reached, want 1 (the loop stops there)", tc.cap, capped)
+		}
+	}
+}
+
+// TestVerifyUncertain: an "uncertain" verdict is counted apart and left
+// out of overall_score's denominator; --no-abstain turns it into the
+// judge's best guess.
+func TestVerifyUncertain(t *testing.T) {
+	api, _, opts := fakeJudgeAPI(t, `{"verdict":"uncertain","supported":true,"confidence":0.4,"rationale":"on topic, not stated"}`)
+	out := []byte("Heat pumps keep a coefficient of performance of about 2.5 [1].\n\n## Sources\n\n1. http://research.heat.example/cold-climate-study\n")
+	res, err := anthropicEngine(opts).Verify(context.Background(), out, VerifyArgs{Model: "claude-haiku-4-5-20251001", BaseURL: api.URL, AllowFetch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := res.Citations[0].Judge
+	if j == nil || j.Verdict != "uncertain" || !j.Supported || res.TotalUncertain != 1 || res.TotalSupported != 0 || res.OverallScore != nil || !res.Passed {
+		t.Fatalf("uncertain: judge %+v, result %+v", j, res)
+	}
+	res, err = anthropicEngine(opts).Verify(context.Background(), out, VerifyArgs{Model: "claude-haiku-4-5-20251001", BaseURL: api.URL, AllowFetch: true, NoAbstain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := res.Citations[0].Judge; j == nil || j.Verdict != "supported" || res.TotalUncertain != 0 || res.TotalSupported != 1 ||
+		res.OverallScore == nil || *res.OverallScore != 1 {
+		t.Fatalf("no-abstain: judge %+v, result %+v", j, res)
+	}
+}

@@ -31,8 +31,16 @@ func main() {
 	data := flag.String("data", "", "a directory with cases.jsonl and pages/")
 	verbose := flag.Bool("v", false, "print every case")
 	budget := flag.Int("budget", 12000, "with -retrieval: the judge's input budget in bytes")
+	outDir := flag.String("out", "", "score a run.sh OUT_DIR (doc-NN.json verify results) instead of judging in-process")
 	retrieval := flag.Bool("retrieval", false, "measure retrieval instead: the share of supported cases whose supporting sentences (sample.jsonl) are all in the text the judge reads")
 	flag.Parse()
+	if *outDir != "" {
+		if err := scoreRun(*data, *outDir); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *retrieval {
 		if err := measureRetrieval(*data, *budget, *verbose); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -182,3 +190,88 @@ func measureRetrieval(data string, budget int, verbose bool) error {
 }
 
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// scoreRun scores the verify results a set's run.sh kept in outDir
+// (doc-NN.json): forced-choice accuracy from seed 002's boolean, and the
+// accuracy of committed verdicts ("supported"/"unsupported") with the share
+// committed, per fold. A case without a judge verdict counts as wrong in
+// forced choice and as not committed.
+func scoreRun(data, outDir string) error {
+	f, err := os.Open(filepath.Join(data, "cases.jsonl"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	type result struct {
+		Citations []struct {
+			Citation struct {
+				OffsetStart int `json:"offset_start"`
+			} `json:"citation"`
+			Judge *struct {
+				Verdict   string `json:"verdict"`
+				Supported bool   `json:"supported"`
+			} `json:"judge"`
+		} `json:"citations"`
+	}
+	docs := map[string]*result{}
+	folds := map[string]*cell{}
+	all := &cell{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var k struct {
+			Doc, Label, Fold string
+			OffsetStart      int `json:"offset_start"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &k); err != nil {
+			return err
+		}
+		r, ok := docs[k.Doc]
+		if !ok {
+			if b, err := os.ReadFile(filepath.Join(outDir, k.Doc+".json")); err == nil {
+				r = &result{}
+				if json.Unmarshal(b, r) != nil {
+					r = nil
+				}
+			}
+			docs[k.Doc] = r
+		}
+		want := k.Label == "supported"
+		for _, c := range []*cell{all, fold(folds, k.Fold)} {
+			c.n++
+		}
+		if r == nil {
+			continue
+		}
+		for _, c := range r.Citations {
+			if c.Citation.OffsetStart != k.OffsetStart || c.Judge == nil {
+				continue
+			}
+			for _, x := range []*cell{all, fold(folds, k.Fold)} {
+				if c.Judge.Supported == want {
+					x.forced++
+				}
+				if c.Judge.Verdict == "supported" || c.Judge.Verdict == "unsupported" {
+					x.committed++
+					if (c.Judge.Verdict == "supported") == want {
+						x.committedOK++
+					}
+				}
+			}
+		}
+	}
+	names := make([]string, 0, len(folds))
+	for n := range folds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range append(names, "all") {
+		c := all
+		if n != "all" {
+			c = folds[n]
+		}
+		fmt.Printf("%-10s n=%3d forced %.3f  committed %.3f on %.0f%% (%d)\n", n, c.n, float64(c.forced)/float64(c.n),
+			float64(c.committedOK)/float64(max(1, c.committed)), 100*float64(c.committed)/float64(c.n), c.committed)
+	}
+	return nil
+}
