@@ -89,6 +89,8 @@ func Text(ctx context.Context, body []byte, maxRunes int) (string, error) {
 		return text, nil
 	case err != nil:
 		return "", err
+	case x.pagesSeen == 0 && x.repaired:
+		return "", fmt.Errorf("%w: the file is cut short or damaged before its page descriptions", ErrMalformed)
 	case x.pagesSeen == 0:
 		return "", fmt.Errorf("%w: no pages found", ErrMalformed)
 	case x.streamsRead == 0 && x.streamErrors > 0:
@@ -108,7 +110,7 @@ type extractor struct {
 	streamsRead, streamErrors int
 	pagesSeen, pageErrors     int
 	runes                     int
-	full                      bool
+	full, repaired            bool
 
 	mu    sync.Mutex
 	pages []string
@@ -168,16 +170,57 @@ func (x *extractor) run(body []byte) (err error) {
 		}
 	}
 	// The cross-reference data is missing or wrong: a file cut short, or
-	// one whose offsets do not match.
-	_, pages, rerr := x.repair(data)
-	if rerr != nil {
-		if err != nil && !errors.Is(rerr, ErrEncrypted) {
-			return err
+	// one whose offsets do not match. A file cut short may still hold a
+	// complete earlier revision (one before an incremental update); the
+	// repair may find more pages. Keep whichever reads more text.
+	var earlier []string
+	var earlierRunes int
+	if cut := earlierRevision(data); cut > 0 {
+		if r, oerr := x.open(data[:cut]); oerr == nil {
+			x.readPages(x.walkPages(r.Trailer().Key("Root").Key("Pages")))
+			earlier, earlierRunes = x.reset()
 		}
-		return rerr
 	}
-	x.readPages(pages)
-	return nil
+	_, pages, rerr := x.repair(data)
+	if rerr == nil {
+		x.readPages(pages)
+	}
+	if earlierRunes > x.runes {
+		x.restore(earlier, earlierRunes)
+		return nil
+	}
+	switch {
+	case rerr == nil:
+		return nil
+	case err != nil && !errors.Is(rerr, ErrEncrypted):
+		return err
+	}
+	return rerr
+}
+
+// earlierRevision is the end of the last complete revision of a file
+// that does not end with one: just past its last %%EOF.
+func earlierRevision(data []byte) int {
+	i := bytes.LastIndex(data, []byte("%%EOF"))
+	if i < 0 || i+5 >= len(data)-8 {
+		return 0
+	}
+	return i + 5
+}
+
+// reset takes the pages read so far away, for a second attempt.
+func (x *extractor) reset() ([]string, int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	pages, runes := x.pages, x.runes
+	x.pages, x.runes, x.full = nil, 0, false
+	return pages, runes
+}
+
+func (x *extractor) restore(pages []string, runes int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.pages, x.runes = pages, runes
 }
 
 // open reads the cross-reference data of data.

@@ -152,6 +152,7 @@ func refs(nums []int) string {
 // repair rebuilds the cross-reference data of data and returns a reader
 // over the repaired file and its pages.
 func (x *extractor) repair(data []byte) (*pdf.Reader, []pdf.Value, error) {
+	x.repaired = true
 	objs := scanObjects(data)
 	if len(objs) == 0 {
 		return nil, nil, fmt.Errorf("%w: no objects found", ErrMalformed)
