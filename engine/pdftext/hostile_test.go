@@ -23,12 +23,12 @@ func hostile() map[string][]byte {
 	}
 	return map[string][]byte{
 		// The library's CMap reader loops this many times, appending.
-		"cmap entry count of two billion": type0("1 begincodespacerange <0000> <FFFF> endcodespacerange 2147483647 beginbfchar endbfchar"),
+		"cmap entry count of two billion":  type0("1 begincodespacerange <0000> <FFFF> endcodespacerange 2147483647 beginbfchar endbfchar"),
 		"cmap range of four billion codes": type0("1 begincodespacerange <00000000> <FFFFFFFF> endcodespacerange 1 beginbfrange <00000000> <FFFFFFFF> <0041> endbfrange"),
 		// A 400 GB cross-reference table, and a 1 TB predictor row.
-		"xref stream /Size 10^10": []byte("%PDF-1.5\n1 0 obj\n<< /Type /XRef /Size 10000000000 /W [1 2 1] /Length 0 >>\nstream\n\nendstream\nendobj\nstartxref\n9\n%%EOF\n"),
-		"xref stream /W of 10^12": []byte("%PDF-1.5\n1 0 obj\n<< /Type /XRef /Size 3 /W [1 1000000000000 1] /Length 0 >>\nstream\n\nendstream\nendobj\nstartxref\n9\n%%EOF\n"),
-		"xref predictor /Columns 10^12": []byte("%PDF-1.5\n1 0 obj\n<< /Type /XRef /Size 3 /W [1 2 1] /DecodeParms << /Predictor 12 /Columns 1000000000000 >> /Filter /FlateDecode /Length 0 >>\nstream\n\nendstream\nendobj\nstartxref\n9\n%%EOF\n"),
+		"xref stream /Size 10^10":        []byte("%PDF-1.5\n1 0 obj\n<< /Type /XRef /Size 10000000000 /W [1 2 1] /Length 0 >>\nstream\n\nendstream\nendobj\nstartxref\n9\n%%EOF\n"),
+		"xref stream /W of 10^12":        []byte("%PDF-1.5\n1 0 obj\n<< /Type /XRef /Size 3 /W [1 1000000000000 1] /Length 0 >>\nstream\n\nendstream\nendobj\nstartxref\n9\n%%EOF\n"),
+		"xref predictor /Columns 10^12":  []byte("%PDF-1.5\n1 0 obj\n<< /Type /XRef /Size 3 /W [1 2 1] /DecodeParms << /Predictor 12 /Columns 1000000000000 >> /Filter /FlateDecode /Length 0 >>\nstream\n\nendstream\nendobj\nstartxref\n9\n%%EOF\n"),
 		"xref table subsection of 10^11": []byte("%PDF-1.4\nxref\n0 99999999999\n0000000000 65535 f \ntrailer\n<< /Size 3 >>\nstartxref\n9\n%%EOF\n"),
 		"page tree whose Kids are itself": build(map[int]obj{
 			1: {body: "<< /Type /Catalog /Pages 2 0 R >>"},
@@ -45,7 +45,7 @@ func hostile() map[string][]byte {
 				stream: []byte("BT /F1 12 Tf (loop) Tj ET /X1 Do"), flate: true}}),
 		"content nested 100,000 arrays deep": onePage(helvetica, []byte("BT /F1 12 Tf "+strings.Repeat("[", 100000)+"(deep) Tj ET"), nil),
 		// Inflates to 8 MB of operands and no operator.
-		"flate bomb of operands": onePage(helvetica, bytes.Repeat([]byte("1 "), 4<<20), nil),
+		"flate bomb of operands":    onePage(helvetica, bytes.Repeat([]byte("1 "), 4<<20), nil),
 		"unbalanced string and q/Q": onePage(helvetica, []byte("Q Q Q BT /F1 12 Tf (open ( string Tj ET q q"), nil),
 		"huge Differences array": onePage("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Differences [0 "+strings.Repeat("/a ", 20000)+"] >> >>",
 			[]byte("BT /F1 12 Tf (abc) Tj ET"), nil),
