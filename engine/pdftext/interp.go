@@ -63,10 +63,9 @@ type pageRun struct {
 	glyphs    []glyph
 }
 
-func (x *extractor) runPage(p pdf.Value, w *writer) {
+func (x *extractor) runPage(p page, w *writer) {
 	r := &pageRun{x: x, w: w, gs: gstate{ctm: identity, th: 1}, tm: identity, tlm: identity}
-	res := inherited(p, "Resources")
-	r.content(p.Key("Contents"), res, 0)
+	r.content(p.v.Key("Contents"), p.res, 0)
 }
 
 // content interprets a page's or form's content (a stream or an array of

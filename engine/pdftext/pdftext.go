@@ -157,7 +157,7 @@ func (x *extractor) run(body []byte) (err error) {
 		return fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	r, err := x.open(data)
-	var pages []pdf.Value
+	var pages []page
 	if err == nil {
 		pages = x.walkPages(r.Trailer().Key("Root").Key("Pages"))
 	} else if errors.Is(err, ErrEncrypted) || errors.Is(err, ErrTimeout) {
@@ -273,22 +273,34 @@ func prepare(body []byte) ([]byte, error) {
 	return data, nil
 }
 
+// page is a page dictionary with the resources it inherits from the page
+// tree (nil Kind when it was not reached through the tree).
+type page struct {
+	v, res pdf.Value
+}
+
 // walkPages lists the page tree's pages in order, at most maxPages,
 // visiting a bounded number of nodes (a tree whose Kids loop back is
-// cut off, not followed for ever).
-func (x *extractor) walkPages(root pdf.Value) []pdf.Value {
-	var pages []pdf.Value
+// cut off, not followed for ever). Inherited resources are carried down
+// the walk: asking each page's parent again would parse a flat tree's
+// Kids array once per page.
+func (x *extractor) walkPages(root pdf.Value) []page {
+	var pages []page
 	type item struct {
-		v     pdf.Value
-		depth int
+		v, res pdf.Value
+		depth  int
 	}
-	stack := []item{{root, 0}}
+	stack := []item{{root, pdf.Value{}, 0}}
 	for budget := 4*maxPages + 256; len(stack) > 0 && budget > 0 && len(pages) < maxPages; budget-- {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		v := it.v
 		if v.Kind() != pdf.Dict {
 			continue
+		}
+		res := it.res
+		if r := v.Key("Resources"); r.Kind() == pdf.Dict {
+			res = r
 		}
 		kids := v.Key("Kids")
 		typ := v.Key("Type").Name()
@@ -297,17 +309,17 @@ func (x *extractor) walkPages(root pdf.Value) []pdf.Value {
 				continue
 			}
 			for i := min(kids.Len(), 4*maxPages) - 1; i >= 0; i-- {
-				stack = append(stack, item{kids.Index(i), it.depth + 1})
+				stack = append(stack, item{kids.Index(i), res, it.depth + 1})
 			}
 			continue
 		}
-		pages = append(pages, v)
+		pages = append(pages, page{v, res})
 	}
 	return pages
 }
 
 // readPages extracts the text of each page into x.pages.
-func (x *extractor) readPages(pages []pdf.Value) {
+func (x *extractor) readPages(pages []page) {
 	for _, p := range pages {
 		if x.full {
 			return

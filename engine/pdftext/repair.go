@@ -151,7 +151,7 @@ func refs(nums []int) string {
 
 // repair rebuilds the cross-reference data of data and returns a reader
 // over the repaired file and its pages.
-func (x *extractor) repair(data []byte) (*pdf.Reader, []pdf.Value, error) {
+func (x *extractor) repair(data []byte) (*pdf.Reader, []page, error) {
 	x.repaired = true
 	objs := scanObjects(data)
 	if len(objs) == 0 {
@@ -219,10 +219,10 @@ func (x *extractor) repair(data []byte) (*pdf.Reader, []pdf.Value, error) {
 		return r, tree, nil
 	}
 	list := r.Trailer().Key("CGPages")
-	out := make([]pdf.Value, 0, len(pages))
+	out := make([]page, 0, len(pages))
 	for i := 0; i < list.Len() && i < maxPages; i++ {
 		if p := list.Index(i); p.Kind() == pdf.Dict {
-			out = append(out, p)
+			out = append(out, page{v: p, res: inherited(p, "Resources")})
 		}
 	}
 	return r, out, nil
