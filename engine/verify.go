@@ -16,6 +16,7 @@ import (
 	"github.com/citegate/citegate/engine/classify"
 	"github.com/citegate/citegate/engine/jsonx"
 	"github.com/citegate/citegate/engine/judge"
+	"github.com/citegate/citegate/engine/pdftext"
 	"github.com/citegate/citegate/netguard"
 	"github.com/citegate/citegate/parse"
 )
@@ -304,6 +305,7 @@ func (e *Engine) resolveSource(ctx context.Context, guard *netguard.Guard, targe
 	page := classify.Page{RequestedURL: url, FinalURL: resp.FinalURL, StatusCode: resp.StatusCode, Header: resp.Header,
 		Body: resp.Body, Truncated: resp.Truncated, ContentType: resp.Header.Get("Content-Type")}
 	v := classify.Classify(page, classify.Citation{}, classify.Standard)
+	isPDF := pdftext.Is(src.info.ContentType, resp.Body)
 	switch {
 	case v.Outcome == classify.Paywalled:
 		src.err = &ResolveError{"paywalled", "the source is behind a paywall or login wall: " + v.Reason}
@@ -311,13 +313,17 @@ func (e *Engine) resolveSource(ctx context.Context, guard *netguard.Guard, targe
 		src.err = &ResolveError{"blocked", "the source site blocks automated access: " + v.Reason}
 	case resp.StatusCode < 200 || resp.StatusCode >= 300:
 		src.err = &ResolveError{"bad_status", fmt.Sprintf("bad status %d", resp.StatusCode)}
+	case isPDF:
+		src.text, src.err = readPDF(ctx, resp.Body)
 	case !textLike(src.info.ContentType):
 		src.err = &ResolveError{"not_text", "refusing non-text content-type: " + src.info.ContentType}
 	}
 	if src.err != nil {
 		return e.doiFallback(ctx, guard, target, kind, src)
 	}
-	src.text = readableSource(page)
+	if !isPDF {
+		src.text = readableSource(page)
+	}
 	return src
 }
 
