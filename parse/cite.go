@@ -16,6 +16,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -92,21 +93,35 @@ var citeMarkdown = goldmark.New(goldmark.WithExtensions(
 // The document's own bibliography is used to resolve numbered, author–year
 // and footnote citations to a URL or DOI (Target). A bibliography is:
 //
-//   - a section under a heading (any level) titled Sources, References,
-//     Bibliography, Works Cited, Citations, Footnotes, Further Reading and
-//     similar (case and a trailing colon do not matter). It runs to the next
-//     heading of the same or a higher level;
-//   - a paragraph whose first line is only such a title ("**Sources:**"),
-//     running to the next heading or thematic break;
+//   - a section under a heading (any level) titled as a reference list in
+//     English, German, French, Spanish, Portuguese, Italian, Russian,
+//     Chinese, Japanese or Korean: Sources, References, Bibliography, Works
+//     Cited, Citations, Further Reading, Quellenangaben, Références,
+//     Fuentes, Referências, Fonti, Источники, 参考文献, 来源, 引用文献, 出典
+//     and many more (see isRefTitle). Case, accents, markup, a section
+//     number ("## 9. Sources", "## 四、来源列表"), a trailing colon
+//     (full-width too) and a trailing parenthetical ("(APA 7th Edition)")
+//     do not matter. It runs to the next heading of the same or a higher
+//     level; deeper headings inside it group entries. A thematic break ends
+//     it when the block after the break is neither a deeper heading nor an
+//     entry (a footer such as "*Report compiled by …*");
+//   - a title line written as a label ("**Sources:**", "参考文献：",
+//     "References:" inside a paragraph), covering the rest of its paragraph
+//     and the entry-like blocks right after it, up to the next heading or
+//     thematic break;
 //   - a top-level list or paragraph every entry of which starts with "[N]",
-//     most of them carrying a URL or DOI (the Perplexity-style tail);
+//     most of them carrying a URL or DOI (the Perplexity-style tail), or a
+//     run of such paragraphs each followed by a paragraph holding only its
+//     URL (docx exports: "[1] [4] academic.oup.com", then the URL);
+//   - "[N] …" lines ending the document's last paragraph (STORM);
 //   - footnote definitions "[^id]: …" and link reference definitions
 //     "[N]: https://…", wherever they are.
 //
 // Entries are list items, table rows, definitions, or lines of a
 // paragraph. An entry's number is its ordered-list marker or a leading
-// "[N]", "N." or "(N)"; its target is its first URL or DOI. A number is
-// looked up in the nearest bibliography after the citation, then in the
+// "[N]", "N.", "N\." or "(N)"; an entry starting "[1] [4] [8]" has all
+// three numbers. Its target is its first URL or DOI. A number is looked up
+// in the nearest bibliography after the citation, then in the
 // nearest one before it, so documents whose parts each restart numbering
 // resolve part by part. An author–year citation resolves to the entry that
 // contains the first author's name and the year, preferring the name before
@@ -116,9 +131,10 @@ var citeMarkdown = goldmark.New(goldmark.WithExtensions(
 // not returned.
 //
 // Each written citation is reported once per cited work: [1, 3–5] gives
-// four numbered citations and (Smith, 2020; Lee, 2021) two author–year
-// ones, each with the whole marker as Raw and the same offsets; a number
-// repeated inside one marker counts once. Occurrences at different offsets
+// four numbered citations, [^3,^4] two footnote ones and (Smith, 2020;
+// Lee, 2021) two author–year ones, each with the whole marker as Raw and
+// the same offsets; a number or label repeated inside one marker counts
+// once. Occurrences at different offsets
 // are never merged, so a URL cited in two sentences gives two citations.
 //
 // Author–year citations are heuristic. A parenthetical needs a comma before
@@ -130,6 +146,12 @@ var citeMarkdown = goldmark.New(goldmark.WithExtensions(
 // Cite never panics, and is linear in the input apart from the markdown
 // parse.
 func Cite(src []byte) []Citation {
+	return runCite(src).out
+}
+
+// runCite runs Cite and keeps its state, for tests that look at the reference
+// lists it found.
+func runCite(src []byte) *citer {
 	doc := citeMarkdown.Parser().Parse(text.NewReader(src))
 	c := &citer{src: src, skip: map[ast.Node]bool{}}
 	prose := c.classify(doc)
@@ -141,7 +163,7 @@ func Cite(src []byte) []Citation {
 		c.prose(n)
 	}
 	slices.SortStableFunc(c.out, func(a, b Citation) int { return a.OffsetStart - b.OffsetStart })
-	return c.out
+	return c
 }
 
 type citer struct {
@@ -151,6 +173,7 @@ type citer struct {
 	ayMemo    map[ayKey]*refEntry
 	footnotes map[string]*refEntry
 	skip      map[ast.Node]bool // definitions found inside prose blocks
+	cut       map[ast.Node]int  // paragraphs whose prose ends early: a reference list follows in them
 	out       []Citation
 
 	// Scratch space and caches shared by the blocks of one Cite call.
@@ -477,13 +500,20 @@ func (c *citer) block(n ast.Node) string {
 	if lines.Len() == 0 {
 		return ""
 	}
+	cut, hasCut := c.cut[n]
 	b := &blockScan{c: c, segs: make([]text.Segment, 0, lines.Len())}
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
 		if seg.Start < 0 || seg.Stop > len(c.src) || seg.Start > seg.Stop {
 			return ""
 		}
+		if hasCut && seg.Start >= cut {
+			break
+		}
 		b.segs = append(b.segs, seg)
+	}
+	if len(b.segs) == 0 {
+		return ""
 	}
 	bs, be := b.segs[0].Start, b.segs[len(b.segs)-1].Stop
 	if bs >= be {
@@ -1565,7 +1595,10 @@ func (s *scanner) urls(a, z, limit int) {
 			i = end - 1
 			continue
 		}
-		ident, kind, ok := s.classify(raw)
+		// In markdown text "\_" is "_": exports escape the URLs they
+		// write out ("…/Horizontal\_gene\_transfer"), and the URL parser
+		// would read the backslash as a "/".
+		ident, kind, ok := s.classify(string(util.UnescapePunctuations([]byte(raw))))
 		if !ok {
 			i = end - 1 // no URL starts later in the same token either
 			continue
@@ -1582,8 +1615,11 @@ func (s *scanner) urls(a, z, limit int) {
 }
 
 // scanToken returns where a URL or DOI starting at i ends: at whitespace,
-// '<', '>', '`', a markdown "](" or CJK punctuation.
+// '<', '>', '`', a markdown "](" or ")[" (the end of a link destination
+// glued to the next link, "[\[1\]](https://…)[\[2\]](…)") or CJK
+// punctuation.
 func scanToken(src []byte, i, z int) int {
+	depth := 0
 	for i < z {
 		c := src[i]
 		switch {
@@ -1591,6 +1627,13 @@ func scanToken(src []byte, i, z int) int {
 			return i
 		case c == ']' && i+1 < z && src[i+1] == '(':
 			return i
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth == 0 && i+1 < z && src[i+1] == '[' {
+				return i
+			}
+			depth = max(depth-1, 0)
 		case c >= 0x80:
 			r, n := utf8.DecodeRune(src[i:z])
 			if unicode.IsSpace(r) || unicode.Is(unicode.Z, r) || strings.ContainsRune("。，、；：！？）】」』《》", r) {
@@ -1787,12 +1830,18 @@ func (s *scanner) brackets(a, z int) {
 		}
 		whole := span{i, cl + 1}
 		if len(inner) > 1 && inner[0] == '^' {
-			id := string(inner[1:])
-			if next == ':' || strings.ContainsAny(id, " \t") || len(id) > 64 {
+			if next == ':' {
+				continue // a definition
+			}
+			ids := footnoteLabels(string(inner))
+			if len(ids) == 0 {
 				continue
 			}
-			s.cands = append(s.cands, cand{start: i, end: cl + 1, kind: CiteFootnote,
-				refs: []ref{{ident: id}}, mark: whole, drop: whole, prio: 5, attach: true})
+			cd := cand{start: i, end: cl + 1, kind: CiteFootnote, mark: whole, drop: whole, prio: 5, attach: true}
+			for _, id := range ids {
+				cd.refs = append(cd.refs, ref{ident: id})
+			}
+			s.cands = append(s.cands, cd)
 			i = cl
 			continue
 		}
@@ -1817,6 +1866,38 @@ func (s *scanner) brackets(a, z int) {
 		s.cands = append(s.cands, cd)
 		i = cl
 	}
+}
+
+// footnoteLabels reads the labels of a footnote reference: "^2" gives one;
+// "^3,^4" and "^3; ^4", several works cited in one bracket, give one each
+// (a label repeated counts once). A label holds no white space and is at
+// most 64 bytes. A comma not followed by "^" is part of the label, as in
+// GFM: "^a,b" is the one label "a,b".
+func footnoteLabels(inner string) []string {
+	parts := strings.FieldsFunc(inner, func(r rune) bool { return r == ',' || r == ';' })
+	multi := len(parts) > 1
+	for _, p := range parts {
+		if !strings.HasPrefix(strings.TrimSpace(p), "^") {
+			multi = false
+		}
+	}
+	if !multi {
+		parts = []string{inner}
+	}
+	var ids []string
+	for _, p := range parts {
+		if multi {
+			p = strings.TrimSpace(p)
+		}
+		id := p[1:]
+		if id == "" || strings.ContainsAny(id, " \t") || len(id) > 64 {
+			return nil
+		}
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 func lineStart(src []byte, i int) bool {

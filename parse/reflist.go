@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -38,56 +39,100 @@ type refList struct {
 	nd      []*refEntry
 }
 
+// section is the reference list being read and how it ends.
 type section struct {
 	list  *refList
-	level int // heading level; 7 for a title paragraph
+	level int // heading level; labelLevel for a title paragraph
+	// broken is set by a thematic break inside a heading's section: the
+	// block after it decides whether the list goes on.
+	broken bool
+	// listy is set once a label's section holds a markdown list: a
+	// paragraph after it continues the list only if it starts with an
+	// entry marker, since a note below a bulleted list is not an entry.
+	listy bool
 }
+
+// labelLevel is the level of a section opened by a title line rather than a
+// heading: any heading ends it.
+const labelLevel = 7
 
 // classify walks the top-level blocks, files every bibliography it finds and
 // returns the blocks that are prose.
+//
+// A heading whose text is a reference-list title (isRefTitle) opens a
+// section that runs to the next heading of the same or a higher level;
+// deeper headings inside it ("### Journal articles" under "## References")
+// group its entries and do not end it. A thematic break ends it when the
+// block after the break is neither a deeper heading nor entry-like: the
+// footer or appendix an agent writes after "---" is not part of the list.
+// A title line ("**Sources:**", "参考文献：", see labelAt) opens a section
+// that covers the rest of its paragraph and the entry-like blocks right
+// after it; a heading or a thematic break ends it.
 func (c *citer) classify(doc ast.Node) []ast.Node {
 	var prose []ast.Node
 	var sec *section
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		switch v := n.(type) {
-		case *ast.Heading:
-			if sec != nil && v.Level <= sec.level {
+		if sec != nil && sec.broken {
+			sec.broken = false
+			if h, ok := n.(*ast.Heading); !(ok && h.Level > sec.level) && !c.entryLike(n, false) {
 				sec = nil
 			}
+		}
+		switch v := n.(type) {
+		case *ast.Heading:
+			if sec != nil && v.Level > sec.level {
+				continue // a sub-heading inside the list
+			}
+			sec = nil
 			if isRefTitle(headingText(v, c.src)) {
 				sec = &section{list: c.newList(blockStart(v)), level: v.Level}
 				continue
 			}
-			if sec == nil {
-				prose = append(prose, n)
-			}
+			prose = append(prose, n)
 			continue
 		case *ast.ThematicBreak:
-			if sec != nil && sec.level > 6 {
+			if sec != nil && sec.level == labelLevel {
 				sec = nil
+			} else if sec != nil {
+				sec.broken = true
 			}
 			continue
 		}
-		if sec != nil && sec.level > 6 && !c.entryLike(n) {
+		if sec != nil && sec.level == labelLevel && !c.entryLike(n, sec.listy) {
 			sec = nil // a "Sources:" label covers the entries right after it
 		}
 		if sec != nil {
 			c.entries(sec.list, n)
+			if _, ok := n.(*ast.List); ok {
+				sec.listy = true
+			}
 			continue
 		}
 		if p, ok := n.(*ast.Paragraph); ok {
-			if lines := p.Lines(); lines.Len() > 0 && isRefTitle(segText(lines, 0, c.src)) {
-				l := c.newList(lines.At(0).Start)
-				c.lineEntries(l, lines, 1)
-				sec = &section{list: l, level: 7}
+			if i, ok := c.labelAt(p); ok {
+				lines := p.Lines()
+				l := c.newList(lines.At(i).Start)
+				c.lineEntries(l, lines, i+1)
+				sec = &section{list: l, level: labelLevel}
+				if i > 0 {
+					c.cutProse(n, lines.At(i).Start) // the lines before the title are prose
+					prose = append(prose, n)
+				}
 				continue
 			}
 		}
 		if c.definitions(n) {
 			continue
 		}
+		if last, ok := c.markerRun(n); ok {
+			n = last
+			continue
+		}
 		if c.autoBibliography(n) {
 			continue
+		}
+		if n.NextSibling() == nil {
+			c.trailingEntries(n)
 		}
 		c.nestedDefinitions(n)
 		prose = append(prose, n)
@@ -95,10 +140,75 @@ func (c *citer) classify(doc ast.Node) []ast.Node {
 	return prose
 }
 
+// labelAt finds the line of a paragraph that titles a reference list, and
+// reports whether there is one. The first line counts when it is a title
+// and either stands alone, is marked as a label (a trailing colon, bold or
+// italics, a hard line break) or is followed by an entry; a later line
+// counts only when it is marked and followed by an entry or ends the
+// paragraph. An unmarked title wrapped into running text ("Other
+// sources\nsuggest that…") is prose.
+func (c *citer) labelAt(p *ast.Paragraph) (int, bool) {
+	lines := p.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		line := seg.Value(c.src)
+		if len(line) > maxTitle || !isRefTitle(string(line)) {
+			continue
+		}
+		marked := labelMarked(line)
+		last := i == lines.Len()-1
+		next := !last && c.entryLine(lines.At(i+1))
+		if i == 0 && (last || marked || next) || i > 0 && marked && (last || next) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// labelMarked reports whether a title line is written as a label: it ends
+// in a colon (ASCII or full-width), is wrapped in emphasis, or ends in a
+// hard line break.
+func labelMarked(line []byte) bool {
+	line = bytes.TrimRight(line, "\r\n")
+	if bytes.HasSuffix(line, []byte("  ")) || bytes.HasSuffix(line, []byte("\\")) {
+		return true
+	}
+	t := bytes.TrimSpace(line)
+	t = bytes.TrimRight(t, "*_")
+	if bytes.HasSuffix(t, []byte(":")) || bytes.HasSuffix(t, []byte("：")) {
+		return true
+	}
+	t = bytes.TrimSpace(line)
+	return len(t) > 2 && (t[0] == '*' || t[0] == '_') && (t[len(t)-1] == '*' || t[len(t)-1] == '_' || t[len(t)-1] == ':')
+}
+
+// entryLine reports whether a paragraph line looks like a list entry: it
+// starts with an entry marker or holds a URL or DOI.
+func (c *citer) entryLine(seg text.Segment) bool {
+	line := seg.Value(c.src)
+	if len(entryNumbers(line, true)) > 0 {
+		return true
+	}
+	if _, ok := footnoteDefLabel(line); ok {
+		return true
+	}
+	t, _ := firstTarget(c.src, seg.Start, seg.Stop)
+	return t != ""
+}
+
+// cutProse limits the prose of a top-level paragraph to what comes before
+// pos; the rest is a reference list.
+func (c *citer) cutProse(n ast.Node, pos int) {
+	if c.cut == nil {
+		c.cut = map[ast.Node]int{}
+	}
+	c.cut[n] = pos
+}
+
 // entryLike reports whether a block after a "Sources:" label paragraph
 // still belongs to it: anything but a paragraph, or a paragraph that starts
-// with an entry marker or holds a URL or DOI.
-func (c *citer) entryLike(n ast.Node) bool {
+// with an entry marker or, unless markerOnly is set, holds a URL or DOI.
+func (c *citer) entryLike(n ast.Node, markerOnly bool) bool {
 	p, ok := n.(*ast.Paragraph)
 	if !ok {
 		return true
@@ -108,11 +218,14 @@ func (c *citer) entryLike(n ast.Node) bool {
 		return true
 	}
 	first := []byte(segText(lines, 0, c.src))
-	if _, ok := leadingNumber(first, true); ok {
+	if len(entryNumbers(first, true)) > 0 {
 		return true
 	}
 	if _, ok := footnoteDefLabel(first); ok {
 		return true
+	}
+	if markerOnly {
+		return false
 	}
 	t, _ := firstTarget(c.src, lines.At(0).Start, lines.At(lines.Len()-1).Stop)
 	return t != ""
@@ -122,6 +235,24 @@ func (c *citer) newList(pos int) *refList {
 	l := &refList{pos: pos, byNum: map[int]*refEntry{}}
 	c.lists = append(c.lists, l)
 	return l
+}
+
+// addNums files an entry that several numbers point to: the docx exports
+// of ChatGPT and OpenAI deep research list "[1] [4] [8] academic.oup.com"
+// for one source cited as [1], [4] and [8].
+func (c *citer) addNums(l *refList, nums []int, start, end int) *refEntry {
+	if len(nums) == 0 {
+		return c.add(l, 0, start, end)
+	}
+	e := c.add(l, nums[0], start, end)
+	if e != nil {
+		for _, n := range nums[1:] {
+			if n > 0 && l.byNum[n] == nil {
+				l.byNum[n] = e
+			}
+		}
+	}
+	return e
 }
 
 func (c *citer) add(l *refList, num, start, end int) *refEntry {
@@ -144,20 +275,21 @@ func (c *citer) entries(l *refList, n ast.Node) {
 		i := 0
 		for it := v.FirstChild(); it != nil; it = it.NextSibling() {
 			start, end := blockStart(it), nodeEnd(it)
-			num := 0
+			var nums []int
 			if v.IsOrdered() {
-				num = orderedMarker(c.src, start)
+				num := orderedMarker(c.src, start)
 				if num <= 0 {
 					num = v.Start + i
 				}
-			} else if cs := contentStart(it); cs >= 0 {
-				num, _ = leadingNumber(c.src[cs:min(end, len(c.src))], false)
+				nums = []int{num}
+			} else if cs := contentStart(it); cs >= 0 && cs < end {
+				nums = entryNumbers(c.src[cs:min(end, len(c.src))], false)
 			}
 			if cs := contentStart(it); cs >= 0 && c.footnoteLine(cs, end) {
 				i++
 				continue
 			}
-			c.add(l, num, start, end)
+			c.addNums(l, nums, start, end)
 			i++
 		}
 	case *ast.Paragraph, *ast.TextBlock:
@@ -166,6 +298,9 @@ func (c *citer) entries(l *refList, n ast.Node) {
 		c.linkDefinition(l, v)
 	case *extast.Table:
 		for row := v.FirstChild(); row != nil; row = row.NextSibling() {
+			if _, ok := row.(*extast.TableHeader); ok {
+				continue // column names, not an entry
+			}
 			start, end := blockStart(row), nodeEnd(row)
 			num := 0
 			if cell := row.FirstChild(); cell != nil {
@@ -183,12 +318,14 @@ func (c *citer) entries(l *refList, n ast.Node) {
 }
 
 // lineEntries splits a paragraph of a bibliography into entries, starting at
-// line first. A line that starts with a marker ([N], N., (N), [^id]:) starts
+// line first. A line that starts with a marker ([N], N., N\., (N), [^id]:,
+// or several: [1] [4]) starts
 // an entry; so does any other line unless the current entry began with a
 // marker or the line is a continuation (it starts with a URL, a DOI or a
 // lower-case letter).
 func (c *citer) lineEntries(l *refList, lines *text.Segments, first int) {
-	start, end, num, marked, foot := -1, -1, 0, false, ""
+	start, end, marked, foot := -1, -1, false, ""
+	var nums []int
 	flush := func() {
 		if start < 0 {
 			return
@@ -196,7 +333,7 @@ func (c *citer) lineEntries(l *refList, lines *text.Segments, first int) {
 		if foot != "" {
 			c.footnote(foot, start, end)
 		} else {
-			c.add(l, num, start, end)
+			c.addNums(l, nums, start, end)
 		}
 		start = -1
 	}
@@ -208,12 +345,17 @@ func (c *citer) lineEntries(l *refList, lines *text.Segments, first int) {
 		}
 		if id, ok := footnoteDefLabel(line); ok {
 			flush()
-			start, end, num, marked, foot = seg.Start, seg.Stop, 0, true, id
+			start, end, nums, marked, foot = seg.Start, seg.Stop, nil, true, id
 			continue
 		}
-		if n, ok := leadingNumber(line, true); ok {
+		if ns := entryNumbers(line, true); len(ns) > 0 {
 			flush()
-			start, end, num, marked, foot = seg.Start, seg.Stop, n, true, ""
+			start, end, nums, marked, foot = seg.Start, seg.Stop, ns, true, ""
+			for _, cut := range runOnEntries(line, ns[0]) {
+				end = seg.Start + cut.start
+				flush()
+				start, end, nums, marked = seg.Start+cut.start, seg.Stop, []int{cut.num}, true
+			}
 			continue
 		}
 		if start >= 0 && (marked || isContinuation(line)) {
@@ -221,9 +363,33 @@ func (c *citer) lineEntries(l *refList, lines *text.Segments, first int) {
 			continue
 		}
 		flush()
-		start, end, num, marked, foot = seg.Start, seg.Stop, 0, false, ""
+		start, end, nums, marked, foot = seg.Start, seg.Stop, nil, false, ""
 	}
 	flush()
+}
+
+// runOnCut is where a run-on line starts its next entry.
+type runOnCut struct{ start, num int }
+
+// runOnEntries finds the further entries of a line that holds several, as
+// a Gemini export writes a list it did not format as one: "1\. One,
+// https://… 2\. Two, https://… 3\. …". Only the escaped "N\." counts, and
+// only numbers in sequence after first, so "see 2. below" never splits.
+func runOnEntries(line []byte, first int) []runOnCut {
+	var cuts []runOnCut
+	next := first + 1
+	for i := 1; i < len(line); i++ {
+		if line[i-1] != ' ' || line[i] < '1' || line[i] > '9' {
+			continue
+		}
+		want := strconv.Itoa(next)
+		if bytes.HasPrefix(line[i:], []byte(want+"\\. ")) {
+			cuts = append(cuts, runOnCut{i, next})
+			next++
+			i += len(want)
+		}
+	}
+	return cuts
 }
 
 func isContinuation(line []byte) bool {
@@ -360,7 +526,10 @@ func (c *citer) nestedDefinitions(n ast.Node) {
 // paragraph every entry of which starts with "[N]", at least half of them
 // with a URL or DOI.
 func (c *citer) autoBibliography(n ast.Node) bool {
-	type span struct{ num, start, end int }
+	type span struct {
+		nums       []int
+		start, end int
+	}
 	var spans []span
 	switch v := n.(type) {
 	case *ast.List:
@@ -369,21 +538,21 @@ func (c *citer) autoBibliography(n ast.Node) bool {
 			if cs < 0 || end <= cs {
 				return false
 			}
-			num, ok := leadingBracketNumber(c.src[cs:end])
-			if !ok {
+			nums := leadingMarkers(c.src[cs:end])
+			if len(nums) == 0 {
 				return false
 			}
-			spans = append(spans, span{num, blockStart(it), end})
+			spans = append(spans, span{nums, blockStart(it), end})
 		}
 	case *ast.Paragraph:
 		lines := v.Lines()
 		for i := 0; i < lines.Len(); i++ {
 			seg := lines.At(i)
 			line := seg.Value(c.src)
-			num, ok := leadingBracketNumber(line)
+			nums := leadingMarkers(line)
 			switch {
-			case ok:
-				spans = append(spans, span{num, seg.Start, seg.Stop})
+			case len(nums) > 0:
+				spans = append(spans, span{nums, seg.Start, seg.Stop})
 			case i > 0 && isContinuation(line):
 				spans[len(spans)-1].end = seg.Stop
 			default:
@@ -407,9 +576,157 @@ func (c *citer) autoBibliography(n ast.Node) bool {
 	}
 	l := c.newList(spans[0].start)
 	for _, s := range spans {
-		c.add(l, s.num, s.start, s.end)
+		c.addNums(l, s.nums, s.start, s.end)
 	}
 	return true
+}
+
+// markerEntry is an entry of an unheaded list being collected.
+type markerEntry struct {
+	nums       []int
+	start, end int
+	urlBlock   bool // its URL paragraph has been attached
+}
+
+// markerRun recognises an unheaded reference list spread over several
+// paragraphs, as docx exports of ChatGPT and OpenAI deep research write it:
+// each entry a paragraph that starts with one or more markers
+// ("[1] [4] [8] academic.oup.com", "[\[1\]](https://…) Page title"), its URL
+// often alone in the paragraph after it. At least two entries, at least
+// half of them with a URL or DOI. It returns the run's last block. A run of
+// one paragraph is left to autoBibliography.
+func (c *citer) markerRun(n ast.Node) (ast.Node, bool) {
+	var ents []markerEntry
+	last := n
+	for m := n; m != nil; m = m.NextSibling() {
+		p, ok := m.(*ast.Paragraph)
+		if !ok || p.Lines().Len() == 0 {
+			break
+		}
+		lines := p.Lines()
+		if len(leadingMarkers([]byte(segText(lines, 0, c.src)))) > 0 {
+			if ents, ok = c.markerLines(ents, lines); !ok {
+				break
+			}
+			last = m
+			continue
+		}
+		if k := len(ents) - 1; k >= 0 && !ents[k].urlBlock && c.urlOnly(lines) {
+			ents[k].end, ents[k].urlBlock = lines.At(lines.Len()-1).Stop, true
+			last = m
+			continue
+		}
+		break
+	}
+	if last == n || len(ents) < 2 {
+		return nil, false
+	}
+	withTarget := 0
+	for _, e := range ents {
+		if t, _ := firstTarget(c.src, e.start, e.end); t != "" {
+			withTarget++
+		}
+	}
+	if 2*withTarget < len(ents) {
+		return nil, false
+	}
+	l := c.newList(ents[0].start)
+	for _, e := range ents {
+		c.addNums(l, e.nums, e.start, e.end)
+	}
+	return last, true
+}
+
+// markerLines appends the entries of a paragraph whose every line starts
+// with a marker or continues the entry before it; ok is false, and ents
+// unchanged, when a line does neither.
+func (c *citer) markerLines(ents []markerEntry, lines *text.Segments) ([]markerEntry, bool) {
+	n := len(ents)
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		line := seg.Value(c.src)
+		if nums := leadingMarkers(line); len(nums) > 0 {
+			ents = append(ents, markerEntry{nums: nums, start: seg.Start, end: seg.Stop})
+			continue
+		}
+		if i > 0 && isContinuation(line) {
+			ents[len(ents)-1].end = seg.Stop
+			continue
+		}
+		return ents[:n], false
+	}
+	return ents, true
+}
+
+// urlOnly reports whether a paragraph is a single URL: bare, <autolink> or
+// a link whose text is the URL.
+func (c *citer) urlOnly(lines *text.Segments) bool {
+	if lines.Len() != 1 {
+		return false
+	}
+	seg := lines.At(0)
+	t := bytes.TrimSpace(seg.Value(c.src))
+	if len(t) == 0 || bytes.ContainsAny(t, " \t") {
+		return false
+	}
+	t = bytes.TrimLeft(t, "<[")
+	if !hasPrefixFoldBytes(t, "http://") && !hasPrefixFoldBytes(t, "https://") {
+		return false
+	}
+	u, _ := firstTarget(c.src, seg.Start, seg.Stop)
+	return u != ""
+}
+
+// trailingEntries files the "[N] …" lines that end the document's last
+// paragraph as a reference list, and leaves the lines before them to the
+// prose: STORM appends its one-line reference list to the last paragraph
+// of the article. The tail must start with a marked line carrying a URL or
+// DOI in at least half of its entries, and every later line must start an
+// entry or continue one.
+func (c *citer) trailingEntries(n ast.Node) {
+	p, ok := n.(*ast.Paragraph)
+	if !ok || p.Lines().Len() < 2 {
+		return
+	}
+	lines := p.Lines()
+	first := -1
+	for i := lines.Len() - 1; i >= 1; i-- {
+		seg := lines.At(i)
+		line := seg.Value(c.src)
+		if len(leadingMarkers(line)) > 0 {
+			first = i
+			continue
+		}
+		if !isContinuation(line) {
+			break
+		}
+	}
+	if first < 0 {
+		return
+	}
+	var ents []markerEntry
+	for i := first; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		if nums := leadingMarkers(seg.Value(c.src)); len(nums) > 0 {
+			ents = append(ents, markerEntry{nums: nums, start: seg.Start, end: seg.Stop})
+		} else {
+			ents[len(ents)-1].end = seg.Stop
+		}
+	}
+	withTarget := 0
+	for _, e := range ents {
+		if t, _ := firstTarget(c.src, e.start, e.end); t != "" {
+			withTarget++
+		}
+	}
+	if 2*withTarget < len(ents) {
+		return
+	}
+	l := c.newList(ents[0].start)
+	for _, e := range ents {
+		c.addNums(l, e.nums, e.start, e.end)
+	}
+	c.cutProse(n, ents[0].start)
 }
 
 // firstTarget returns the first URL or DOI in src[start:end].
@@ -451,9 +768,22 @@ func footnoteDefLabel(line []byte) (string, bool) {
 	return id, true
 }
 
+// entryNumbers reads the numbers an entry starts with: every marker of
+// leadingMarkers, or else the one of leadingNumber.
+func entryNumbers(b []byte, plain bool) []int {
+	if nums := leadingMarkers(b); len(nums) > 0 {
+		return nums
+	}
+	if n, ok := leadingNumber(b, plain); ok {
+		return []int{n}
+	}
+	return nil
+}
+
 // leadingNumber reads an entry number at the start of a line or item:
-// "[3]", "[3]:", "**[3]**", "3." and "(3)" (the last two only when plain
-// is set, since in a list item "3." is a nested list).
+// "[3]", "[3]:", "**[3]**", "3.", "3\." and "(3)" (the last three only
+// when plain is set, since in a list item "3." is a nested list; "3\." is
+// how an export escapes a number that is not a list).
 func leadingNumber(b []byte, plain bool) (int, bool) {
 	b = bytes.TrimLeft(b, " \t*_")
 	if n, ok := leadingBracketNumber(b); ok {
@@ -473,7 +803,11 @@ func leadingNumber(b []byte, plain bool) (int, bool) {
 	for i < len(b) && i < 4 && b[i] >= '0' && b[i] <= '9' {
 		i++
 	}
-	if i > 0 && i+1 < len(b) && (b[i] == '.' || b[i] == ')') && (b[i+1] == ' ' || b[i+1] == '\t') {
+	j := i
+	if j > 0 && j+1 < len(b) && b[j] == '\\' && b[j+1] == '.' {
+		j++
+	}
+	if i > 0 && j+1 < len(b) && (b[j] == '.' || b[j] == ')') && (b[j+1] == ' ' || b[j+1] == '\t') {
 		return smallNumber(string(b[:i]))
 	}
 	return 0, false
@@ -481,15 +815,82 @@ func leadingNumber(b []byte, plain bool) (int, bool) {
 
 // leadingBracketNumber reads "[3]" at the start of b, after markup.
 func leadingBracketNumber(b []byte) (int, bool) {
-	b = bytes.TrimLeft(b, " \t*_")
-	if len(b) < 3 || b[0] != '[' {
-		return 0, false
+	if nums := leadingMarkers(b); len(nums) > 0 {
+		return nums[0], true
 	}
-	k := bytes.IndexByte(b, ']')
-	if k < 2 {
-		return 0, false
+	return 0, false
+}
+
+// leadingMarkers reads the run of bracketed numbers a line or item starts
+// with, markup and spaces between them allowed: "[3]", "**[3]**", "[3]:",
+// "[1] [4] [8]", "[3](https://…)" and the escaped link a docx export
+// writes, "[\[3\]](https://…)".
+func leadingMarkers(b []byte) []int {
+	var nums []int
+	i := 0
+	for {
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '*' || b[i] == '_') {
+			i++
+		}
+		if i >= len(b) || b[i] != '[' {
+			return nums
+		}
+		j := i + 1
+		escaped := bytes.HasPrefix(b[j:], []byte(`\[`))
+		if escaped {
+			j += 2
+		}
+		k := j
+		for k < len(b) && k-j < 8 && b[k] != ']' && b[k] != '\\' {
+			k++
+		}
+		n, ok := smallNumber(string(bytes.TrimSpace(b[j:k])))
+		if !ok {
+			return nums
+		}
+		switch {
+		case escaped && bytes.HasPrefix(b[k:], []byte(`\]]`)):
+			k += 3
+		case !escaped && k < len(b) && b[k] == ']':
+			k++
+		default:
+			return nums
+		}
+		if k < len(b) && b[k] == '(' {
+			e := closingParen(b, k)
+			if e < 0 {
+				return nums
+			}
+			k = e + 1
+		} else if escaped {
+			return nums // "[\[3\]]" without a destination is not the export's marker
+		}
+		if !slices.Contains(nums, n) {
+			nums = append(nums, n)
+		}
+		i = k
 	}
-	return smallNumber(string(bytes.TrimSpace(b[1:k])))
+}
+
+// closingParen returns the index of the ")" that closes the "(" at open,
+// nested pairs allowed (a destination such as …/Foo_(bar)), or -1 when the
+// line does not close it.
+func closingParen(b []byte, open int) int {
+	depth := 0
+	for i := open; i < len(b); i++ {
+		switch b[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		case '\n':
+			return -1
+		}
+	}
+	return -1
 }
 
 // cellNumber reads "3", "3.", "[3]" as a table cell's entire text.
@@ -588,41 +989,4 @@ func headingText(h *ast.Heading, src []byte) string {
 		return ast.WalkContinue, nil
 	})
 	return string(title)
-}
-
-var refTitles = map[string]bool{
-	"sources": true, "references": true, "bibliography": true, "works cited": true, "work cited": true,
-	"citations": true, "cited works": true, "cited sources": true, "sources cited": true,
-	"reference list": true, "references list": true, "source list": true, "sources list": true,
-	"list of sources": true, "list of references": true, "literature cited": true, "literature": true,
-	"footnotes": true, "endnotes": true, "notes and references": true, "references and notes": true,
-	"sources and references": true, "references and sources": true, "sources and citations": true,
-	"citations and sources": true, "further reading": true, "sources and further reading": true,
-	"references and further reading": true, "key sources": true, "sources consulted": true,
-	"external links": true, "links": true, "selected references": true, "selected sources": true,
-}
-
-// isRefTitle reports whether a heading or label line names a bibliography:
-// "Sources", "## References:", "**Works Cited**", "5. Bibliography",
-// "📚 Sources & References".
-func isRefTitle(s string) bool {
-	if len(s) > 80 {
-		return false
-	}
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case r == '&':
-			b.WriteString(" and ")
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(r)
-		default:
-			b.WriteByte(' ')
-		}
-	}
-	f := strings.Fields(b.String())
-	for len(f) > 0 && strings.Trim(f[0], "0123456789") == "" {
-		f = f[1:]
-	}
-	return refTitles[strings.Join(f, " ")]
 }
