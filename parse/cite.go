@@ -155,6 +155,9 @@ func runCite(src []byte) *citer {
 	doc := citeMarkdown.Parser().Parse(text.NewReader(src))
 	c := &citer{src: src, skip: map[ast.Node]bool{}}
 	prose := c.classify(doc)
+	for _, l := range c.lists {
+		c.bareNumbers = c.bareNumbers || len(l.byNum) > 0
+	}
 	for _, n := range prose {
 		c.leadIn = ""
 		if _, ok := n.(*ast.List); ok && strings.HasSuffix(c.lastSentence, ":") {
@@ -187,6 +190,7 @@ type citer struct {
 	inRow        bool   // scanning the cells of a table row
 	rowPending   []int  // indexes into out of citations alone in their cell
 	leadIn       string // the sentence ending in ':' that introduces this list
+	bareNumbers  bool   // a numbered reference list exists, so bare numbers may cite it (baremarks.go)
 }
 
 // ---------------------------------------------------------------------------
@@ -479,6 +483,7 @@ type cand struct {
 	prio       int    // higher wins an overlap
 	attach     bool   // belongs to the sentence before it when it follows a full stop
 	preset     bool   // targets already known (url, doi, resolved reference link)
+	weak       bool   // a bare number: kept only for the works it resolves to
 }
 
 // blockScan holds one leaf block while it is scanned.
@@ -607,6 +612,9 @@ func (b *blockScan) settle() {
 				switch cd.kind {
 				case CiteNumbered:
 					e = c.resolveNum(r.num, cd.start)
+					if e == nil && cd.weak {
+						continue
+					}
 				case CiteFootnote:
 					e = c.resolveFootnote(r.ident, cd.start)
 				case CiteAuthorYear:
@@ -656,6 +664,9 @@ func (b *blockScan) inlines(n ast.Node, bs, be int) {
 		case *ast.RawHTML:
 			if v.Segments == nil {
 				continue
+			}
+			if b.c.bareNumbers {
+				b.supMarker(v, bs, be)
 			}
 			for i := 0; i < v.Segments.Len(); i++ {
 				seg := v.Segments.At(i)
@@ -1568,6 +1579,9 @@ func (s *scanner) text(a, z int) {
 	s.dois(a, z, -1, n)
 	s.brackets(a, z)
 	s.parens(a, z)
+	if s.c != nil && s.c.bareNumbers {
+		s.bareNumbers(a, z)
+	}
 }
 
 // urls finds http(s) URLs, up to limit of them (-1 for all).
