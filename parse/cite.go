@@ -177,7 +177,10 @@ type citer struct {
 	footnotes map[string]*refEntry
 	skip      map[ast.Node]bool // definitions found inside prose blocks
 	cut       map[ast.Node]int  // paragraphs whose prose ends early: a reference list follows in them
-	out       []Citation
+	// runScanned counts the blocks markerRun looked at, so that a test can
+	// hold it to linear work.
+	runScanned int
+	out        []Citation
 
 	// Scratch space and caches shared by the blocks of one Cite call.
 	rawBuf, tidyBuf, punctBuf []byte

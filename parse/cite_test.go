@@ -553,6 +553,14 @@ func TestCiteAdversarial(t *testing.T) {
 		"emphasis":                 rep("*_"),
 		"lists and citations":      lists.Bytes(),
 		"long words before a year": rep("Abcdefghijklmnopqrstuvwxyz"),
+		"marker paragraphs":        rep("[1] x\n\n"),
+		"marker paragraphs, a URL": append(rep("[1] x\n\n"), "https://a.example/\n"...),
+		"label lines":              rep("Sources:\n"),
+		"bold label paragraphs":    rep("**Sources:**\n\n"),
+		"run-on entries":           append([]byte("## Sources\n\n1\\. a "), rep("2\\. x ")...),
+		"bare numbers":             append(rep("word.1 "), "\n\n## Sources\n\n1. https://a.example/\n"...),
+		"sub-headings":             rep("## Sources\n### a\n"),
+		"footnote groups":          rep("[^1,^2,^3]"),
 	}
 	inputs["long words before a year"] = append(inputs["long words before a year"], " (2020)"...)
 	for name, src := range inputs {

@@ -71,6 +71,7 @@ const labelLevel = 7
 func (c *citer) classify(doc ast.Node) []ast.Node {
 	var prose []ast.Node
 	var sec *section
+	runEnd := -1 // the start of the last paragraph of a run markerRun refused
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if sec != nil && sec.broken {
 			sec.broken = false
@@ -124,9 +125,15 @@ func (c *citer) classify(doc ast.Node) []ast.Node {
 		if c.definitions(n) {
 			continue
 		}
-		if last, ok := c.markerRun(n); ok {
-			n = last
-			continue
+		if pos := blockStart(n); pos > runEnd {
+			last, ok := c.markerRun(n)
+			if ok {
+				n = last
+				continue
+			}
+			// A failed run is not tried again from each of its paragraphs,
+			// which would be quadratic in its length.
+			runEnd = max(runEnd, blockStart(last))
 		}
 		if c.autoBibliography(n) {
 			continue
@@ -152,10 +159,10 @@ func (c *citer) labelAt(p *ast.Paragraph) (int, bool) {
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
 		line := seg.Value(c.src)
-		if len(line) > maxTitle || !isRefTitle(string(line)) {
+		marked := labelMarked(line)
+		if len(line) > maxTitle || i > 0 && !marked || !isRefTitle(string(line)) {
 			continue
 		}
-		marked := labelMarked(line)
 		last := i == lines.Len()-1
 		next := !last && c.entryLine(lines.At(i+1))
 		if i == 0 && (last || marked || next) || i > 0 && marked && (last || next) {
@@ -593,12 +600,14 @@ type markerEntry struct {
 // each entry a paragraph that starts with one or more markers
 // ("[1] [4] [8] academic.oup.com", "[\[1\]](https://…) Page title"), its URL
 // often alone in the paragraph after it. At least two entries, at least
-// half of them with a URL or DOI. It returns the run's last block. A run of
-// one paragraph is left to autoBibliography.
+// half of them with a URL or DOI. It returns the run's last block, also
+// when it refuses the run. A run of one paragraph is left to
+// autoBibliography.
 func (c *citer) markerRun(n ast.Node) (ast.Node, bool) {
 	var ents []markerEntry
 	last := n
 	for m := n; m != nil; m = m.NextSibling() {
+		c.runScanned++
 		p, ok := m.(*ast.Paragraph)
 		if !ok || p.Lines().Len() == 0 {
 			break
@@ -619,7 +628,7 @@ func (c *citer) markerRun(n ast.Node) (ast.Node, bool) {
 		break
 	}
 	if last == n || len(ents) < 2 {
-		return nil, false
+		return last, false
 	}
 	withTarget := 0
 	for _, e := range ents {
@@ -628,7 +637,7 @@ func (c *citer) markerRun(n ast.Node) (ast.Node, bool) {
 		}
 	}
 	if 2*withTarget < len(ents) {
-		return nil, false
+		return last, false
 	}
 	l := c.newList(ents[0].start)
 	for _, e := range ents {

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"slices"
 	"testing"
 )
@@ -182,5 +183,20 @@ func TestLeadingMarkers(t *testing.T) {
 		if got := leadingMarkers([]byte(in)); !slices.Equal(got, want) {
 			t.Errorf("leadingMarkers(%q) = %v, want %v", in, got, want)
 		}
+	}
+}
+
+// TestMarkerRunLinear: a long run of "[N] …" paragraphs that is not a
+// reference list (no URLs) is examined once, not once from each of its
+// paragraphs.
+func TestMarkerRunLinear(t *testing.T) {
+	const n = 2000
+	src := bytes.Repeat([]byte("[1] not an entry\n\n"), n)
+	c := runCite(src)
+	if len(c.lists) != 0 {
+		t.Fatalf("found %d lists in a run without URLs", len(c.lists))
+	}
+	if c.runScanned > 2*n {
+		t.Errorf("markerRun looked at %d blocks for %d paragraphs", c.runScanned, n)
 	}
 }
