@@ -144,11 +144,11 @@ var reportExpects = map[string]reportExpect{
 	"14-chatgpt-docx-bibliography-en.md": {entries: []int{0, 1, 2, 2}, urls: 2},
 	// The "*(Note: …)*" paragraph under References is filed as an entry.
 	"15-chatgpt-numbered-references-apa-en.md": {entries: []int{4}},
-	"16-agent-sources-image-sources-en.md": {entries: []int{10}, resolved: 5, checks: map[string]string{
+	"16-agent-sources-image-sources-en.md": {entries: []int{6}, resolved: 5, checks: map[string]string{
 		"[4]":  "https://fortune.com/2025/12/02/sam-altman-declares-code-red-google-gemini-ceo-sundar-pichai/",
 		"[17]": "https://datasciencedojo.com/blog/the-complete-history-of-openai-models/",
 	}},
-	"17-agent-sources-footer-en.md": {entries: []int{7}, resolved: 1, checks: map[string]string{
+	"17-agent-sources-footer-en.md": {entries: []int{2}, resolved: 1, checks: map[string]string{
 		"[6]": "https://www.technavio.com/report/knitting-and-crochet-market-industry-analysis"}},
 	"18-claude-research-skill-subheadings-en.md": {entries: []int{9}, urls: 3},
 	"19-openclaw-numbered-chinese-table-zh.md": {entries: []int{3}, resolved: 2, checks: map[string]string{
