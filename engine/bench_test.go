@@ -47,7 +47,7 @@ func BenchmarkStageExtract(b *testing.B) {
 	e, run := benchRun(b)
 	b.ResetTimer()
 	for range b.N {
-		if _, err := e.extract(context.Background(), run, true); err != nil {
+		if _, err := e.extract(context.Background(), run, true, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -55,7 +55,7 @@ func BenchmarkStageExtract(b *testing.B) {
 
 func BenchmarkStageNormalize(b *testing.B) {
 	e, run := benchRun(b)
-	x, err := e.extract(context.Background(), run, true)
+	x, err := e.extract(context.Background(), run, true, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func BenchmarkStageNormalize(b *testing.B) {
 
 func BenchmarkStageCollationSort(b *testing.B) {
 	e, run := benchRun(b)
-	x, err := e.extract(context.Background(), run, true)
+	x, err := e.extract(context.Background(), run, true, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/schema"
@@ -72,6 +73,8 @@ type citationConfig struct {
 	policyPath         string
 	policySource       string
 	runConfigPath      string // "" when there is no run-config.json
+	// sourceTitles are run-config's extra Sources section titles.
+	sourceTitles []string
 }
 
 type runConfigDoc struct {
@@ -82,7 +85,9 @@ type runConfigDoc struct {
 		Citations struct {
 			Mode           string `json:"mode"`
 			ValidationTier string `json:"validation_tier"`
-			Endpoints      struct {
+			// SourceSectionTitles: see ExtractArgs.SourceTitles.
+			SourceSectionTitles []string `json:"source_section_titles"`
+			Endpoints           struct {
 				BrightData *string `json:"brightdata"`
 				Apify      *string `json:"apify"`
 			} `json:"endpoints"`
@@ -156,6 +161,7 @@ func resolveConfig(run *Run, dryRunArg *bool) (*citationConfig, error) {
 		}
 	}
 
+	c.sourceTitles = rc.Effective.Citations.SourceSectionTitles
 	c.endpoints.BrightData, c.endpointSources.BrightData = endpoint(flagString(flags, "PAI_DR_CLI_CITATIONS_BRIGHT_DATA_ENDPOINT"), rc.Effective.Citations.Endpoints.BrightData)
 	c.endpoints.Apify, c.endpointSources.Apify = endpoint(flagString(flags, "PAI_DR_CLI_CITATIONS_APIFY_ENDPOINT"), rc.Effective.Citations.Endpoints.Apify)
 	return c, nil
@@ -224,4 +230,37 @@ func readPolicy(path string) (LadderPolicy, string) {
 		p.BackoffMultiplier = f
 	}
 	return p, "policy"
+}
+
+// maxSourceTitles and maxSourceTitle bound the extra Sources titles; the
+// run-config schema holds the same limits.
+const (
+	maxSourceTitles = 64
+	maxSourceTitle  = 200
+)
+
+// sourceTitles picks the extra Sources section titles: the argument when
+// given (a flag or --args-json), else run-config's. Titles are trimmed; a
+// blank or overlong one, or too many, is INVALID_ARGS. run-config's have
+// passed its schema, which sets the same limits, so only the argument can
+// fail here in practice.
+func sourceTitles(arg []string, cfg *citationConfig) ([]string, error) {
+	in, key := arg, "source_section_titles"
+	if in == nil {
+		in, key = cfg.sourceTitles, "run-config.effective.citations.source_section_titles"
+	}
+	if len(in) > maxSourceTitles {
+		return nil, newError(CodeInvalidArgs, "too many source section titles",
+			map[string]any{"key": key, "count": len(in), "max": maxSourceTitles})
+	}
+	var out []string
+	for i, t := range in {
+		t = strings.TrimSpace(t)
+		if t == "" || utf8.RuneCountInString(t) > maxSourceTitle || strings.ContainsAny(t, "\r\n") {
+			return nil, newError(CodeInvalidArgs, "source section titles must be non-blank single lines of at most 200 characters",
+				map[string]any{"key": key, "index": i})
+		}
+		out = append(out, t)
+	}
+	return out, nil
 }

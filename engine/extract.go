@@ -35,6 +35,11 @@ type ExtractArgs struct {
 	ExtractedURLsPath string `json:"extracted_urls_path,omitempty"`
 	FoundByPath       string `json:"found_by_path,omitempty"`
 	Reason            string `json:"reason"`
+	// SourceTitles are section titles read like "Sources" (see
+	// parse.SourcesOptions); nil takes run-config.json's
+	// effective.citations.source_section_titles. Not in the reference's
+	// tool spec.
+	SourceTitles []string `json:"source_section_titles,omitempty"`
 }
 
 // ExtractResult is the tool's success envelope.
@@ -77,6 +82,9 @@ type extractDigest struct {
 	Wave1Dir     string   `json:"wave1_dir"`
 	Wave2Dir     string   `json:"wave2_dir"`
 	ScannedFiles []string `json:"scanned_files"`
+	// SourceTitles is left out when empty, so that a run without extra
+	// titles keeps the digest it always had.
+	SourceTitles []string `json:"source_section_titles,omitempty"`
 }
 
 // extraction is the in-memory result of the extract stage.
@@ -94,8 +102,9 @@ type waveFile struct {
 	abs  string
 }
 
-// extract scans the wave directories and collects Sources URLs (seed 003).
-func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool) (*extraction, error) {
+// extract scans the wave directories and collects Sources URLs (seed 003),
+// and those of the sections titled as titles says (see sourceTitles).
+func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, titles []string) (*extraction, error) {
 	paths := run.Manifest.Artifacts.Paths
 	w1, werr := run.waveDir("wave1_dir", paths.Wave1Dir, "wave-1")
 	if werr != nil {
@@ -125,7 +134,7 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool) (*ext
 	}
 	icu.SortBy(files, func(f waveFile) string { return f.abs })
 
-	perFile, err := e.scanFiles(ctx, run.Root, files)
+	perFile, err := e.scanFiles(ctx, run.Root, files, parse.SourcesOptions{Titles: titles})
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +170,7 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool) (*ext
 	x.digest, err = jsonx.Digest(extractDigest{
 		Schema: "citations_extract_urls.inputs.v1", RunID: run.Manifest.RunID, IncludeWave2: includeWave2,
 		RunRoot: run.Root, Wave1Dir: orDefault(paths.Wave1Dir, "wave-1"), Wave2Dir: orDefault(paths.Wave2Dir, "wave-2"),
-		ScannedFiles: scanned,
+		ScannedFiles: scanned, SourceTitles: titles,
 	})
 	if err != nil {
 		return nil, err
@@ -172,8 +181,10 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool) (*ext
 // recoverOriginals re-reads the wave files named by provenance to get back
 // the URLs as they were written: every artifact holds them redacted, but the
 // direct rung must request the real URL. Unreadable files are skipped; their
-// URLs are then fetched in redacted form.
-func recoverOriginals(run *Run, items []FoundByItem) map[string]string {
+// URLs are then fetched in redacted form, and so are those of a section that
+// extract read only because of a title given on its command line: titles
+// reaches validate only through run-config.json.
+func recoverOriginals(run *Run, items []FoundByItem, titles []string) map[string]string {
 	out := map[string]string{}
 	done := map[string]bool{}
 	for _, it := range items {
@@ -189,7 +200,7 @@ func recoverOriginals(run *Run, items []FoundByItem) map[string]string {
 		if err != nil {
 			continue
 		}
-		for _, l := range parse.Sources(data) {
+		for _, l := range parse.SourcesWith(data, parse.SourcesOptions{Titles: titles}) {
 			u, _ := netguard.RedactURL(l.URL)
 			if _, ok := out[u]; !ok {
 				out[u] = l.URL
@@ -252,7 +263,7 @@ func walkMarkdown(dir, wave string, acc []waveFile) ([]waveFile, error) {
 }
 
 // scanFiles reads and parses the files in parallel, keeping file order.
-func (e *Engine) scanFiles(ctx context.Context, root string, files []waveFile) ([][]FoundByItem, error) {
+func (e *Engine) scanFiles(ctx context.Context, root string, files []waveFile, opt parse.SourcesOptions) ([][]FoundByItem, error) {
 	out := make([][]FoundByItem, len(files))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
@@ -261,7 +272,7 @@ func (e *Engine) scanFiles(ctx context.Context, root string, files []waveFile) (
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			items, err := scanFile(root, f)
+			items, err := scanFile(root, f, opt)
 			out[i] = items
 			return err
 		})
@@ -275,7 +286,7 @@ func (e *Engine) scanFiles(ctx context.Context, root string, files []waveFile) (
 	return out, nil
 }
 
-func scanFile(root string, f waveFile) ([]FoundByItem, error) {
+func scanFile(root string, f waveFile, opt parse.SourcesOptions) ([]FoundByItem, error) {
 	data, err := fsx.ReadLimited(f.abs, maxWaveFileBytes)
 	if err != nil {
 		return nil, readError("wave file", f.abs, "wave file missing", err)
@@ -292,7 +303,7 @@ func scanFile(root string, f waveFile) ([]FoundByItem, error) {
 	}
 	seen := map[lineURL]bool{}
 	var items []FoundByItem
-	for _, l := range parse.Sources(data) {
+	for _, l := range parse.SourcesWith(data, opt) {
 		u, _ := netguard.RedactURL(l.URL)
 		// Redaction can make two URLs on one line identical; keep the
 		// reference's per-line dedupe on what is actually written.
@@ -348,8 +359,16 @@ func (e *Engine) Extract(ctx context.Context, a ExtractArgs) (*ExtractResult, er
 		return nil, err
 	}
 	includeWave2 := a.IncludeWave2 == nil || *a.IncludeWave2
+	cfg, err := resolveConfig(run, nil)
+	if err != nil {
+		return nil, err
+	}
+	titles, err := sourceTitles(a.SourceTitles, cfg)
+	if err != nil {
+		return nil, err
+	}
 
-	x, err := e.extract(ctx, run, includeWave2)
+	x, err := e.extract(ctx, run, includeWave2, titles)
 	if err != nil {
 		return nil, err
 	}

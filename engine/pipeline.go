@@ -14,6 +14,9 @@ import (
 type RunArgs struct {
 	ManifestPath string `json:"manifest_path"`
 	IncludeWave2 *bool  `json:"include_wave2,omitempty"`
+	// SourceTitles are section titles extract reads like "Sources"; nil
+	// takes run-config.json's (see ExtractArgs.SourceTitles).
+	SourceTitles []string `json:"source_section_titles,omitempty"`
 	// OfflineFixturesPath defaults to <runRoot>/offline-fixtures.json when
 	// that file exists.
 	OfflineFixturesPath string `json:"offline_fixtures_path,omitempty"`
@@ -126,7 +129,11 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	if err := stage("extract"); err != nil {
 		return nil, err
 	}
-	x, err := e.extract(ctx, run, a.IncludeWave2 == nil || *a.IncludeWave2)
+	titles, err := sourceTitles(a.SourceTitles, in.cfg)
+	if err != nil {
+		return nil, err
+	}
+	x, err := e.extract(ctx, run, a.IncludeWave2 == nil || *a.IncludeWave2, titles)
 	if err != nil {
 		return nil, err
 	}

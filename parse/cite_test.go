@@ -553,6 +553,14 @@ func TestCiteAdversarial(t *testing.T) {
 		"emphasis":                 rep("*_"),
 		"lists and citations":      lists.Bytes(),
 		"long words before a year": rep("Abcdefghijklmnopqrstuvwxyz"),
+		"marker paragraphs":        rep("[1] x\n\n"),
+		"marker paragraphs, a URL": append(rep("[1] x\n\n"), "https://a.example/\n"...),
+		"label lines":              rep("Sources:\n"),
+		"bold label paragraphs":    rep("**Sources:**\n\n"),
+		"run-on entries":           append([]byte("## Sources\n\n1\\. a "), rep("2\\. x ")...),
+		"bare numbers":             append(rep("word.1 "), "\n\n## Sources\n\n1. https://a.example/\n"...),
+		"sub-headings":             rep("## Sources\n### a\n"),
+		"footnote groups":          rep("[^1,^2,^3]"),
 	}
 	inputs["long words before a year"] = append(inputs["long words before a year"], " (2020)"...)
 	for name, src := range inputs {
@@ -610,7 +618,8 @@ func BenchmarkCite(b *testing.B) {
 
 func FuzzCite(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(citeGoldenDir, "*.md"))
-	for _, md := range files {
+	reports, _ := filepath.Glob(filepath.Join(reportsDir, "*.md"))
+	for _, md := range append(files, reports...) {
 		if src, err := os.ReadFile(md); err == nil {
 			f.Add(src)
 		}
@@ -626,6 +635,9 @@ func FuzzCite(f *testing.F) {
 		strings.Repeat("(", 500) + "Smith, 2020" + strings.Repeat(")", 500),
 		strings.Repeat("[1]", 300) + strings.Repeat(". ", 300),
 		"\xff\xfe[1] https://\xff.example/ (Sm\xffith, 2020) 10.1000/\xff\n",
+		"Claim.[^3,^4] Bare.1 Next.2,3 <sup>4</sup>\n\n## 9. Sources\n\n### Web\n\n1. https://a.example/\n\n---\n\n*footer*\n",
+		"Prose\nReferences:\n Doe, 2020. https://d.example/\n\n[1] [4] host\n\nhttps://h.example/\n\n[\\[2\\]](https://x.example/(a)) T\n\n<https://x.example/>\n",
+		"参考文献：\n[1] https://c.example/ - 标题\n\n## 四、来源列表\n\n| [1] | x |\n|---|---|\n\n1\\. A https://a.example/ 2\\. B https://b.example/\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -26,6 +26,24 @@ Background: https://findings.example.com/not-a-source
 	// 9 autolink https://example.org/a?utm_source=x&id=1
 }
 
+func ExampleSourcesWith() {
+	wave := []byte(`## 9. References
+
+### Papers
+
+- https://doi.org/10.1000/abc
+
+## 10. Appendix
+
+https://appendix.example.com/not-a-source
+`)
+	for _, l := range parse.SourcesWith(wave, parse.SourcesOptions{Titles: []string{"References"}}) {
+		fmt.Println(l.Line, l.Kind, l.URL)
+	}
+	// Output:
+	// 5 bare https://doi.org/10.1000/abc
+}
+
 func ExampleNormalize() {
 	n, err := parse.Normalize("https://Example.com:443/path/?b=2&a=1&utm_source=abc#frag")
 	if err != nil {

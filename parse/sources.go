@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -93,11 +94,15 @@ var markdown = goldmark.New(goldmark.WithExtensions(
 //
 // A Sources section is the run of top-level blocks after a heading (ATX of
 // any level, or setext) whose text is exactly "Sources", up to the next
-// heading of any level; every such section in the file counts. Links are
-// inline, reference, <autolink> and bare URLs; links in code, raw HTML and
-// images are not citations and are skipped. Destinations that are not
-// absolute http(s) URLs are ignored. A URL repeated on one line is reported
-// once; repeats on other lines are all reported.
+// heading of the same or a higher level; a deeper heading inside it
+// ("### Papers" under "## Sources") groups its links and does not end it,
+// and its own text is not a citation. The heading may carry a section
+// number: "## 9. Sources", "## IV. Sources", "## 四、Sources" count. Every
+// such section in the file counts. Links are inline, reference,
+// <autolink> and bare URLs; links in code, raw HTML and images are not
+// citations and are skipped. Destinations that are not absolute http(s)
+// URLs are ignored. A URL repeated on one line is reported once; repeats
+// on other lines are all reported.
 //
 // A link reference definition ("[1]: https://example.com/a") inside the
 // section is a citation too, reported on the line of its "[", although it
@@ -106,15 +111,44 @@ var markdown = goldmark.New(goldmark.WithExtensions(
 // Either way a definition is a block, so one inside a code block, raw HTML
 // or a code span is text and never counts.
 func Sources(src []byte) []Link {
+	return SourcesWith(src, SourcesOptions{})
+}
+
+// SourcesOptions widens what Sources reads.
+type SourcesOptions struct {
+	// Titles are further section titles that count as "Sources" does, for
+	// teams whose agents title the list "References" or "Bibliography".
+	// Each is compared with the heading exactly as "Sources" is: after
+	// markup and a leading section number are removed and surrounding
+	// white space trimmed, case and punctuation matter. Blank titles are
+	// ignored.
+	Titles []string
+}
+
+// SourcesWith is Sources with options; SourcesWith(src, SourcesOptions{})
+// is Sources(src).
+func SourcesWith(src []byte, opt SourcesOptions) []Link {
+	titles := map[string]bool{"Sources": true}
+	for _, t := range opt.Titles {
+		if t = strings.TrimSpace(t); t != "" {
+			titles[t] = true
+		}
+	}
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	x := extractor{src: src}
-	inSources := false
+	level := 0 // the open section's heading level; 0 outside one
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
-			inSources = isSourcesHeading(h, src)
+			if level > 0 && h.Level > level {
+				continue // a sub-heading inside the section
+			}
+			level = 0
+			if titles[stripSectionNumber(renderedTitle(h, src))] {
+				level = h.Level
+			}
 			continue
 		}
-		if inSources {
+		if level > 0 {
 			x.block(n)
 		}
 	}
@@ -122,9 +156,9 @@ func Sources(src []byte) []Link {
 	return x.links
 }
 
-// isSourcesHeading compares the heading's rendered text, so closing #s,
-// setext underlines and inline markup around the word do not matter.
-func isSourcesHeading(h *ast.Heading, src []byte) bool {
+// renderedTitle is a heading's rendered text, so closing #s, setext
+// underlines and inline markup around the words do not matter.
+func renderedTitle(h *ast.Heading, src []byte) string {
 	var title []byte
 	_ = ast.Walk(h, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -143,7 +177,7 @@ func isSourcesHeading(h *ast.Heading, src []byte) bool {
 		}
 		return ast.WalkContinue, nil
 	})
-	return string(bytes.TrimSpace(title)) == "Sources"
+	return string(bytes.TrimSpace(title))
 }
 
 type extractor struct {

@@ -42,6 +42,15 @@ func TestSourcesHeadings(t *testing.T) {
 		"Sources\n=======",
 		"Sources\n---",
 		"## *Sources*",
+		"## 9. Sources",
+		"## 9 Sources",
+		"## 9.2 Sources",
+		"## **9. Sources**",
+		"## 9\\. Sources",
+		"## IV. Sources",
+		"## B) Sources",
+		"## 四、Sources",
+		"## Appendix B: Sources",
 	}
 	for _, h := range recognised {
 		src := "# Title\n\n" + h + "\n" + body
@@ -63,6 +72,12 @@ func TestSourcesHeadings(t *testing.T) {
 		"Sources:\n--------",
 		"> ## Sources",
 		"- ## Sources",
+		"## 9. sources",
+		"## 9. Sources:",
+		"## 2024 Sources",
+		"## References",
+		"## 9. References",
+		"## Sources (1)",
 	}
 	for _, h := range ignored {
 		src := "# Title\n\n" + h + "\n" + body
@@ -78,8 +93,20 @@ func TestSourcesSectionBounds(t *testing.T) {
 		src  string
 		want []string
 	}{
-		{"ends at a deeper heading",
-			"## Sources\n- https://a.example/1\n### Sub\n- https://b.example/2\n",
+		{"a deeper heading stays in the section",
+			"## Sources\n- https://a.example/1\n### Sub\n- https://b.example/2\n#### Deeper\n- https://c.example/3\n",
+			[]string{"https://a.example/1", "https://b.example/2", "https://c.example/3"}},
+		{"ends at a heading of the same level",
+			"## Sources\n- https://a.example/1\n## Next\n- https://b.example/2\n",
+			[]string{"https://a.example/1"}},
+		{"ends at a heading of the same level after a sub-heading",
+			"## Sources\n### Web\n- https://a.example/1\n## Next\n### Web\n- https://b.example/2\n",
+			[]string{"https://a.example/1"}},
+		{"a setext heading of the same level ends a setext section",
+			"Sources\n-------\n- https://a.example/1\n\nNext\n----\n- https://b.example/2\n",
+			[]string{"https://a.example/1"}},
+		{"a numbered section ends at the next numbered section",
+			"## 8. Findings\nhttps://f.example/x\n## 9. Sources\n- https://a.example/1\n## 10. Appendix\nhttps://b.example/2\n",
 			[]string{"https://a.example/1"}},
 		{"ends at a shallower heading",
 			"## Sources\n- https://a.example/1\n# Top\n- https://b.example/2\n",
@@ -114,9 +141,9 @@ func TestSourcesSectionBounds(t *testing.T) {
 		{"Findings URLs are ignored",
 			"## Findings\nSee https://f.example/x and [t](https://f.example/y).\n\n## Sources\n- https://a.example/1\n",
 			[]string{"https://a.example/1"}},
-		{"a link in the heading itself is not in the section",
+		{"a link in a heading is not a citation",
 			"## Sources\n### https://h.example/x\n- https://b.example/2\n",
-			nil},
+			[]string{"https://b.example/2"}},
 		{"no Sources heading", "# Notes\nhttps://a.example/1\n", nil},
 		{"empty input", "", nil},
 	}
@@ -126,6 +153,35 @@ func TestSourcesSectionBounds(t *testing.T) {
 				t.Errorf("got %q; want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestSourcesTitles(t *testing.T) {
+	src := "# Report\n\n## Findings\n\nhttps://f.example/\n\n## References\n\n### Web\n\n- https://r.example/\n\n" +
+		"## 9. Bibliography\n\n- https://b.example/\n\n## references\n\n- https://lower.example/\n\n" +
+		"## References:\n\n- https://colon.example/\n\n## Sources\n\n- https://s.example/\n"
+	tests := []struct {
+		name   string
+		titles []string
+		want   []string
+	}{
+		{"default: only Sources", nil, []string{"https://s.example/"}},
+		{"extra titles, compared exactly", []string{"References", "Bibliography"},
+			[]string{"https://r.example/", "https://b.example/", "https://s.example/"}},
+		{"a spelling must be listed to count", []string{"References", "references", "References:"},
+			[]string{"https://r.example/", "https://lower.example/", "https://colon.example/", "https://s.example/"}},
+		{"titles are trimmed, blank ones ignored", []string{"  References ", "", "   "},
+			[]string{"https://r.example/", "https://s.example/"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := urls(SourcesWith([]byte(src), SourcesOptions{Titles: tt.titles})); !slices.Equal(got, tt.want) {
+				t.Errorf("got %q; want %q", got, tt.want)
+			}
+		})
+	}
+	if got, want := urls(Sources([]byte(src))), urls(SourcesWith([]byte(src), SourcesOptions{})); !slices.Equal(got, want) {
+		t.Errorf("Sources %q differs from SourcesWith without options %q", got, want)
 	}
 }
 
@@ -434,7 +490,7 @@ func TestSourcesDefinitions(t *testing.T) {
 				"Sources",
 				"=======",
 				"[in]: https://in.example/",
-				"### More",
+				"# More",
 				"[after]: https://after.example/",
 			},
 			func(src []string) []Link { return []Link{ref("https://in.example/", 4, src)} }},

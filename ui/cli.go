@@ -90,6 +90,30 @@ func (b *binder) integer(name string, dst *int, usage string) {
 	b.applies[name] = func() { *dst = *v }
 }
 
+// list binds a comma-separated, repeatable flag: "--source-titles
+// References,Bibliography" and two "--source-titles" give the same list.
+func (b *binder) list(name string, dst *[]string, usage string) {
+	v := new(csvList)
+	b.fs.Var(v, name, usage)
+	b.applies[name] = func() { *dst = append([]string{}, (*v)...) }
+}
+
+// csvList collects the values of a list flag; a blank value is an error.
+type csvList []string
+
+func (l *csvList) String() string { return strings.Join(*l, ",") }
+
+func (l *csvList) Set(v string) error {
+	for _, p := range strings.Split(v, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			return errors.New("blank title in the list")
+		}
+		*l = append(*l, p)
+	}
+	return nil
+}
+
 func (b *binder) boolean(name string, dst *bool, usage string) {
 	b.fs.BoolVar(dst, name, false, usage)
 }
@@ -135,6 +159,7 @@ var specs = map[string]spec{
 			a := &c.Extract
 			b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (required)")
 			b.optBool("include-wave2", &a.IncludeWave2, "scan the wave-2 directory too (default true)")
+			b.list("source-titles", &a.SourceTitles, "also read the sections with these titles, comma-separated, like Sources (e.g. References,Bibliography; default: run-config.json effective.citations.source_section_titles)")
 			b.str("extracted-urls-path", &a.ExtractedURLsPath, "absolute output path (default <runRoot>/citations/extracted-urls.txt)")
 			b.str("found-by-path", &a.FoundByPath, "absolute output path (default <runRoot>/citations/found-by.json)")
 			b.str("reason", &a.Reason, "audit reason (required)")
@@ -248,6 +273,7 @@ func bindRun(b *binder, c *Command) {
 	a := &c.Run
 	b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (or give RUN_DIR)")
 	b.optBool("include-wave2", &a.IncludeWave2, "scan the wave-2 directory too (default true)")
+	b.list("source-titles", &a.SourceTitles, "also read the sections with these titles, comma-separated, like Sources (e.g. References,Bibliography; default: run-config.json effective.citations.source_section_titles)")
 	b.str("offline-fixtures-path", &a.OfflineFixturesPath, "offline fixtures (default <runRoot>/offline-fixtures.json if present)")
 	b.str("online-fixtures-path", &a.OnlineFixturesPath, "online fixtures to replay (online mode)")
 	b.optBool("online-dry-run", &a.OnlineDryRun, "online mode without network")

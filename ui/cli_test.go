@@ -47,6 +47,40 @@ func TestParseTriStateBools(t *testing.T) {
 	}
 }
 
+func TestParseSourceTitles(t *testing.T) {
+	tests := []struct {
+		args []string
+		want []string // nil: not given
+	}{
+		{[]string{"extract"}, nil},
+		{[]string{"extract", "--source-titles", "References,Bibliography"}, []string{"References", "Bibliography"}},
+		{[]string{"extract", "--source-titles", " References ", "--source-titles", "Works cited"}, []string{"References", "Works cited"}},
+		{[]string{"extract", "--args-json", `{"source_section_titles":["Notes, sources"]}`}, []string{"Notes, sources"}},
+		{[]string{"extract", "--args-json", `{"source_section_titles":["A"]}`, "--source-titles", "B"}, []string{"B"}},
+		{[]string{"run", "--source-titles", "参考文献,Quellen"}, []string{"参考文献", "Quellen"}},
+	}
+	for _, tt := range tests {
+		c, err := Parse(append(tt.args, "--manifest-path", "/r/manifest.json", "--reason", "r"))
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tt.args, err)
+		}
+		got := c.Extract.SourceTitles
+		if c.Name == "run" {
+			got = c.Run.SourceTitles
+		}
+		if (got == nil) != (tt.want == nil) || strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("Parse(%q) titles = %q, want %q", tt.args, got, tt.want)
+		}
+	}
+	for _, bad := range []string{"References,,Bibliography", " ", "References,"} {
+		_, err := Parse([]string{"extract", "--manifest-path", "/r/manifest.json", "--reason", "r", "--source-titles", bad})
+		var ue *UsageError
+		if !errors.As(err, &ue) {
+			t.Errorf("--source-titles %q: %v, want a usage error", bad, err)
+		}
+	}
+}
+
 func TestParseRunDirectory(t *testing.T) {
 	c, err := Parse([]string{"run", "some/run", "--headless"})
 	if err != nil {
