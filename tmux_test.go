@@ -136,8 +136,9 @@ func TestTUIInTmux(t *testing.T) {
 		}
 	}
 
-	// run --verify: the TUI verifies the synthesis and writes the same
-	// citations/verify.json as --headless (up to the result's fresh UUID).
+	// run --verify: the TUI verifies the synthesis, shows its claims, and
+	// writes the same citations/verify.json as --headless (up to the
+	// result's fresh UUID).
 	syn := filepath.Join(dir, "synthesis.md")
 	doc := "Solid-state cells suppress dendrites [1]. Battery packs got cheaper [2].\n\n## Sources\n\n1. https://www.science.org/doi/10.1126/science.adg7942\n2. https://www.iea.org/reports/global-ev-outlook-2024\n"
 	if err := os.WriteFile(syn, []byte(doc), 0o644); err != nil {
@@ -145,6 +146,11 @@ func TestTUIInTmux(t *testing.T) {
 	}
 	s3 := startTmux(t, "citegate-tui-verify", bin+" run "+tuiDir+" --verify "+syn+"; sleep 30")
 	s3.waitFor("Verify (--verify)", 60*time.Second)
+	// The claims list (v) and a claim's detail (enter), in a real terminal.
+	s3.keys("v")
+	s3.waitFor("— not citable    ⊘ blocked", 5*time.Second)
+	s3.keys("Enter")
+	s3.waitFor("Resolve status  error · not_citable", 5*time.Second)
 	s3.keys("q")
 	if out, err := exec.Command(bin, "run", headDir, "--headless", "--verify", syn).CombinedOutput(); err != nil {
 		t.Fatalf("headless run --verify: %v\n%s", err, out)

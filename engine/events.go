@@ -31,6 +31,11 @@ const (
 	// never work or a fixture entry read leniently. Each is emitted once,
 	// before the URLs are checked.
 	EventWarning
+	// EventVerified: run --verify settled one citation of the synthesis
+	// (Verified is set; Index is its position in verify.json's citations,
+	// Total how many verify.json lists, URL the cited source's normalized
+	// URL). They follow the "verify" stage, one per citation, in order.
+	EventVerified
 )
 
 // String names the kind for logs and tests.
@@ -50,6 +55,8 @@ func (k EventKind) String() string {
 		return "attempt-done"
 	case EventWarning:
 		return "warning"
+	case EventVerified:
+		return "verified"
 	}
 	return "unknown"
 }
@@ -79,6 +86,8 @@ type Event struct {
 	// through before its final URL.
 	Redirects []string
 	Citation  *Citation
+	// Verified is what an EventVerified reports.
+	Verified *VerifiedClaim
 }
 
 // emitter numbers events and sends them without ever blocking past

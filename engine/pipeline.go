@@ -82,10 +82,11 @@ type RunSummary struct {
 // Passed reports whether Gate C passed.
 func (s *RunSummary) Passed() bool { return s.GateC.Status == "pass" }
 
-// Run executes extract → normalize → validate → Gate C → render. Everything is
-// computed and schema-checked in memory first and written only at the end, so
-// a failure or cancellation leaves the previous artifacts untouched. Events, if
-// non-nil, receives the stream and is closed when Run returns.
+// Run executes extract → normalize → validate → Gate C → render, then verify
+// when VerifyOutput is set. Everything is computed and schema-checked in
+// memory first and written only at the end, so a failure or cancellation
+// leaves the previous artifacts untouched. Events, if non-nil, receives the
+// stream and is closed when Run returns.
 func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunSummary, error) {
 	if events != nil {
 		defer close(events)
@@ -177,7 +178,10 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	var verified *VerifyResult
 	var verifyJSON []byte
 	if a.VerifyOutput != nil {
-		if verified, verifyJSON, err = e.verifyRecords(ctx, in.cfg.mode, v.records, a.VerifyOutput); err != nil {
+		if err := stage("verify"); err != nil {
+			return nil, err
+		}
+		if verified, verifyJSON, err = e.verifyRecords(ctx, in.cfg.mode, v.records, a.VerifyOutput, em); err != nil {
 			return nil, err
 		}
 	}

@@ -52,6 +52,12 @@ type VerifyArgs struct {
 	// Citable, when set, holds the run's Gate C statuses by normalized URL
 	// (run --verify): citing a source that may not be cited is a finding.
 	Citable map[string]Status `json:"-"`
+	// settled, when set, hears of each citation as soon as it has its entry
+	// (run --verify's live view, see verifyProgress): its index and the
+	// number Verify will list, the citation, the entry, and the text the
+	// judge read ("" when no judge read any). An error (cancellation) stops
+	// Verify.
+	settled func(ctx context.Context, i, total int, c parse.Citation, vc VerifiedCitation, passage string) error
 }
 
 // VerifyResult is seed 002's output shape, exactly.
@@ -163,7 +169,16 @@ func (e *Engine) Verify(ctx context.Context, output []byte, a VerifyArgs) (*Veri
 	res := &VerifyResult{ID: newUUID(), TotalCitationsFound: len(cites), Citations: []VerifiedCitation{}}
 	sources := map[string]*fetchedSource{}
 	var totalCost float64
-	for _, c := range cites[:min(len(cites), maxCit)] {
+	todo := cites[:min(len(cites), maxCit)]
+	// settle lists vc and reports it before the next citation starts.
+	settle := func(c parse.Citation, vc VerifiedCitation, passage string) error {
+		res.Citations = append(res.Citations, vc)
+		if a.settled == nil {
+			return nil
+		}
+		return a.settled(ctx, len(res.Citations)-1, len(todo), c, vc, passage)
+	}
+	for _, c := range todo {
 		if ctx.Err() != nil {
 			return nil, cancelled()
 		}
@@ -183,7 +198,9 @@ func (e *Engine) Verify(ctx context.Context, output []byte, a VerifyArgs) (*Veri
 			vc.ResolveError = &ResolveError{"fetch_disabled", "citation fetch is disabled; pass --allow-fetch"}
 		}
 		if vc.ResolveStatus != "" {
-			res.Citations = append(res.Citations, vc)
+			if err := settle(c, vc, ""); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		src := sources[target]
@@ -197,7 +214,9 @@ func (e *Engine) Verify(ctx context.Context, output []byte, a VerifyArgs) (*Veri
 				info := src.info
 				vc.Source = &info
 			}
-			res.Citations = append(res.Citations, vc)
+			if err := settle(c, vc, ""); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		info := src.info
@@ -206,7 +225,9 @@ func (e *Engine) Verify(ctx context.Context, output []byte, a VerifyArgs) (*Veri
 		passage := judgeText(j, src.text, c.Claim)
 		if totalCost+j.EstimateMaxCostUSD(c.Claim, passage) > costCap {
 			vc.ResolveError = &ResolveError{"cost_cap_reached", fmt.Sprintf("total cost cap $%.2f would be exceeded by the next judge call", costCap)}
-			res.Citations = append(res.Citations, vc)
+			if err := settle(c, vc, ""); err != nil {
+				return nil, err
+			}
 			break
 		}
 		v, err := j.Judge(ctx, c.Claim, passage)
@@ -220,7 +241,9 @@ func (e *Engine) Verify(ctx context.Context, output []byte, a VerifyArgs) (*Veri
 				kind = je.Kind
 			}
 			vc.ResolveError = &ResolveError{kind, netguard.RedactText(err.Error())}
-			res.Citations = append(res.Citations, vc)
+			if err := settle(c, vc, passage); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		outcome := v.Outcome
@@ -238,7 +261,9 @@ func (e *Engine) Verify(ctx context.Context, output []byte, a VerifyArgs) (*Veri
 		}
 		vc.Judge = &JudgeVerdict{Verdict: outcome, Supported: v.Supported, Confidence: v.Confidence, Rationale: netguard.RedactText(v.Rationale),
 			CostUSD: v.CostUSD, LatencyMS: v.LatencyMS, InputTokens: v.InputTokens, OutputTokens: v.OutputTokens}
-		res.Citations = append(res.Citations, vc)
+		if err := settle(c, vc, passage); err != nil {
+			return nil, err
+		}
 	}
 	res.TotalCostUSD = math.Round(totalCost*1e6) / 1e6
 	if decided := res.TotalResolved - res.TotalUncertain; decided > 0 {
@@ -469,16 +494,19 @@ func newUUID() string {
 
 // verifyRecords is `run --verify`: it checks a synthesis against the
 // citations the run just validated, with the offline lexical judge, and
-// returns the result and its verify.json encoding. Every source the synthesis
-// cites that the records mark blocked, invalid or mismatch is a not_citable
-// finding; sources are fetched only in online mode. Run writes verify.json in
-// its own commit, so a run with --verify writes everything or nothing.
-func (e *Engine) verifyRecords(ctx context.Context, mode string, records []Citation, output []byte) (*VerifyResult, []byte, error) {
+// returns the result and its verify.json encoding; each citation goes out
+// on em as an EventVerified as soon as it is settled. Every source the
+// synthesis cites that the records mark blocked, invalid or mismatch is a
+// not_citable finding; sources are fetched only in online mode. Run writes
+// verify.json in its own commit, so a run with --verify writes everything or
+// nothing.
+func (e *Engine) verifyRecords(ctx context.Context, mode string, records []Citation, output []byte, em *emitter) (*VerifyResult, []byte, error) {
 	citable := make(map[string]Status, len(records))
 	for _, r := range records {
 		citable[r.NormalizedURL] = r.Status
 	}
-	res, err := e.Verify(ctx, output, VerifyArgs{Model: "lexical", AllowFetch: mode == ModeOnline, Citable: citable})
+	res, err := e.Verify(ctx, output, VerifyArgs{Model: "lexical", AllowFetch: mode == ModeOnline, Citable: citable,
+		settled: verifyProgress(em, citable)})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -98,7 +98,8 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, o 
 	if log != nil {
 		events = logged(ctx, events, log)
 	}
-	opts := TUIOptions{RunID: info.RunID, Mode: info.Mode, Tier: info.Tier, Simulated: o.simulated, Outcome: outcome}
+	opts := TUIOptions{RunID: info.RunID, Mode: info.Mode, Tier: info.Tier, Simulated: o.simulated, Outcome: outcome,
+		Verify: o.verifyFile != ""}
 	var last *engine.RunSummary
 	opts.Rerun = func() (<-chan engine.Event, <-chan Outcome) {
 		if last == nil {

@@ -3,6 +3,8 @@ package ui
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/citegate/citegate/engine"
 	"github.com/citegate/citegate/engine/fsx"
+	"github.com/citegate/citegate/engine/simweb"
 )
 
 // demoRun copies the repository's demo run into a new temp directory.
@@ -26,27 +29,57 @@ func demoRun(t *testing.T) DemoRun {
 	return d
 }
 
+// tuiStep is keys typed into the terminal UI, then text to wait for on it.
+type tuiStep struct{ keys, want string }
+
 // runTUI executes args with stdin and stdout posing as a terminal, waits for
-// the outcome panel, quits with q and returns the exit code and stderr.
-func runTUI(t *testing.T, args ...string) (int, string) {
+// the outcome panel, plays steps, quits with q and returns the exit code and
+// stderr.
+func runTUI(t *testing.T, steps []tuiStep, args ...string) (int, string) {
 	t.Helper()
 	c, err := Parse(args)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return driveTUI(t, func(s Streams) int {
+		return Execute(context.Background(), Deps{Engine: engine.New()}, c, s)
+	}, func(step func(keys string, want ...string)) {
+		for _, st := range steps {
+			step(st.keys, st.want)
+		}
+	})
+}
+
+// driveTUI runs run with stdin and stdout posing as a terminal, waits for
+// the outcome panel, lets play type keys and wait until the screen has
+// shown every wanted text, quits with q and returns the exit code and
+// stderr.
+func driveTUI(t *testing.T, run func(Streams) int, play func(step func(keys string, want ...string))) (int, string) {
+	t.Helper()
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	out := &syncBuffer{}
 	var errOut bytes.Buffer
 	code := make(chan int, 1)
 	go func() {
-		code <- Execute(context.Background(), Deps{Engine: engine.New()}, c,
-			Streams{In: pr, Out: out, Err: &errOut, InIsTTY: true, OutIsTTY: true})
+		code <- run(Streams{In: pr, Out: out, Err: &errOut, InIsTTY: true, OutIsTTY: true})
 	}()
 	teatest.WaitFor(t, out, func(b []byte) bool {
 		return bytes.Contains(b, []byte("Run complete")) || bytes.Contains(b, []byte("Run failed"))
 	},
 		teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	play(func(keys string, want ...string) {
+		t.Helper()
+		_, _ = pw.Write([]byte(keys))
+		teatest.WaitFor(t, out, func(b []byte) bool {
+			for _, w := range want {
+				if !bytes.Contains(b, []byte(w)) {
+					return false
+				}
+			}
+			return true
+		}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	})
 	_, _ = pw.Write([]byte("q"))
 	select {
 	case n := <-code:
@@ -59,7 +92,9 @@ func runTUI(t *testing.T, args ...string) (int, string) {
 
 // TestTUIRunVerifyWritesVerifyJSON: `run DIR --verify FILE` in the terminal
 // UI verifies the synthesis like --headless does and writes a byte-identical
-// citations/verify.json (it once skipped the step and wrote nothing).
+// citations/verify.json (it once skipped the step and wrote nothing). Both
+// show the claims (issue 11 item 5): --headless a line per claim, the
+// terminal UI its claims list (v) and a claim's detail (enter).
 func TestTUIRunVerifyWritesVerifyJSON(t *testing.T) {
 	syn := filepath.Join(t.TempDir(), "synthesis.md")
 	doc := "Solid-state cells suppress dendrites [1]. Battery packs got cheaper [2].\n\n## Sources\n\n1. https://www.science.org/doi/10.1126/science.adg7942\n2. https://www.iea.org/reports/global-ev-outlook-2024\n"
@@ -83,9 +118,19 @@ func TestTUIRunVerifyWritesVerifyJSON(t *testing.T) {
 	if !bytes.Contains(want, []byte(`"not_citable"`)) {
 		t.Fatalf("the headless verify.json does not flag the blocked source:\n%s", want)
 	}
+	for _, line := range []string{"citegate: verify\n",
+		`[1/2] not judged  [1] "Solid-state cells suppress dendrites." (not citable; Gate C ⊘ blocked)` + "\n",
+		`[2/2] not judged  [2] "Battery packs got cheaper." (fetch disabled; Gate C ✓ valid)` + "\n"} {
+		if !strings.Contains(herr.String(), line) {
+			t.Errorf("headless progress lacks %q:\n%s", line, herr.String())
+		}
+	}
 
 	tui := demoRun(t)
-	code, errOut := runTUI(t, "run", tui.Root, "--verify", syn)
+	code, errOut := runTUI(t, []tuiStep{
+		{"v", "— fetch disabled"},
+		{"\r", "not_citable: citations.jsonl marks this source blocked"},
+	}, "run", tui.Root, "--verify", syn)
 	if code != ExitOK {
 		t.Fatalf("TUI run: exit %d\n%s", code, errOut)
 	}
@@ -98,6 +143,60 @@ func TestTUIRunVerifyWritesVerifyJSON(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "Verify (--verify):") {
 		t.Errorf("stderr does not report the verification: %q", errOut)
+	}
+}
+
+// TestTUIRunVerifyOnlineShowsVerdicts (issue 11 item 5): an online `run
+// --verify` against the simulated web, in the terminal UI, judges the claims
+// and shows each verdict in the claims list and, in a claim's detail, the
+// rationale and the passage the judge read — the verdicts verify.json holds.
+func TestTUIRunVerifyOnlineShowsVerdicts(t *testing.T) {
+	sd, err := startSimDemo(os.DirFS(filepath.Join("..", "testdata", "demo")), filepath.Join(t.TempDir(), "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sd.web.Close()
+	eng := engine.New()
+	eng.GuardOptions = append(eng.GuardOptions, sd.opts...)
+	eng.Net = sd.net
+	const host = "www.energy-data.sim"
+	_, topic, _ := strings.Cut(simweb.SyntheticTitle(host, 0), ": ")
+	syn := filepath.Join(t.TempDir(), "synthesis.md")
+	doc := fmt.Sprintf("A field report from %s looks at %s and what changed over the past year [1]. "+
+		"Officials said the figures would be reviewed again in 2031 [2].\n\n## Sources\n\n1. http://%s/a/0\n2. http://%s/a/0\n", host, topic, host, host)
+	if err := os.WriteFile(syn, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var verdicts []string
+	code, errOut := driveTUI(t, func(s Streams) int {
+		return runInteractive(context.Background(), Deps{Engine: eng}, engine.RunArgs{ManifestPath: sd.run.Path}, s,
+			interactiveOptions{simulated: true, verifyFile: syn})
+	}, func(step func(keys string, want ...string)) {
+		// verify.json is committed before the outcome panel shows.
+		data, err := os.ReadFile(filepath.Join(sd.run.Root, "citations", "verify.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res engine.VerifyResult
+		if err := json.Unmarshal(data, &res); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range res.Citations {
+			if c.Judge == nil {
+				t.Fatalf("the source was not judged: %+v", c)
+			}
+			verdicts = append(verdicts, verdictCell(c))
+		}
+		step("v", verdicts[0]+" ", verdicts[1]+" ", "✓ valid     [2]")
+		step("\r", "Claim 1 of 2", "Rationale", "Passage the judge read")
+		// The passage is the page's text, below the fold of 80×24.
+		step("G", "welcomed the report but asked for more detail")
+	})
+	if code != ExitOK && code != ExitGateFailed {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if len(verdicts) != 2 {
+		t.Fatalf("verdicts %v", verdicts)
 	}
 }
 

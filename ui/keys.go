@@ -18,8 +18,13 @@ type keyMap struct {
 	Filter   key.Binding
 	Sort     key.Binding
 	Rerun    key.Binding
-	Help     key.Binding
-	Quit     key.Binding
+	// Claims switches between the URL list and run --verify's claims list;
+	// it is disabled (and left out of the help) in a run that verifies
+	// nothing. urls is the same key as the claims list's help shows it.
+	Claims key.Binding
+	urls   key.Binding
+	Help   key.Binding
+	Quit   key.Binding
 	// ForceQuit is ctrl+c: it quits from every state, even while the search
 	// box has the focus (where q is just a letter).
 	ForceQuit key.Binding
@@ -32,8 +37,9 @@ type keyMap struct {
 	rerunNA key.Binding
 }
 
-// newKeyMap returns the bindings; rerun says whether R can work at all.
-func newKeyMap(rerun bool) keyMap {
+// newKeyMap returns the bindings; rerun says whether R can work at all,
+// claims whether the run verifies a synthesis (v).
+func newKeyMap(rerun, claims bool) keyMap {
 	k := keyMap{
 		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
@@ -47,6 +53,8 @@ func newKeyMap(rerun bool) keyMap {
 		Filter:    key.NewBinding(key.WithKeys("0", "1", "2", "3", "4", "5", "6"), key.WithHelp("0-6", "filter")),
 		Sort:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
 		Rerun:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rerun blocked")),
+		Claims:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "claims")),
+		urls:      key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "URLs")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
@@ -54,6 +62,7 @@ func newKeyMap(rerun bool) keyMap {
 		rerunNA:   key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rerun (unavailable)")),
 	}
 	k.Rerun.SetEnabled(rerun)
+	k.Claims.SetEnabled(claims)
 	return k
 }
 
@@ -71,7 +80,7 @@ type listKeys struct{ k keyMap }
 // ShortHelp implements help.KeyMap.
 func (h listKeys) ShortHelp() []key.Binding {
 	k := h.k
-	return []key.Binding{k.move, k.Open, k.Search, k.Filter, k.Sort, k.rerunHelp(), k.Help, k.Quit}
+	return []key.Binding{k.move, k.Open, k.Claims, k.Search, k.Filter, k.Sort, k.rerunHelp(), k.Help, k.Quit}
 }
 
 // FullHelp implements help.KeyMap.
@@ -80,7 +89,26 @@ func (h listKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Open, k.Search, k.Back, k.Filter, k.Sort},
-		{k.rerunHelp(), k.Help, k.Quit, k.ForceQuit},
+		{k.Claims, k.rerunHelp(), k.Help, k.Quit, k.ForceQuit},
+	}
+}
+
+// claimsKeys is the help for the claims list.
+type claimsKeys struct{ k keyMap }
+
+// ShortHelp implements help.KeyMap.
+func (h claimsKeys) ShortHelp() []key.Binding {
+	k := h.k
+	return []key.Binding{k.move, k.Open, k.urls, k.Help, k.Quit}
+}
+
+// FullHelp implements help.KeyMap.
+func (h claimsKeys) FullHelp() [][]key.Binding {
+	k := h.k
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
+		{k.Open, k.Back, k.urls},
+		{k.Help, k.Quit, k.ForceQuit},
 	}
 }
 

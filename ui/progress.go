@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/citegate/citegate/engine"
@@ -13,7 +14,8 @@ import (
 const perURLLimit = 1000
 
 // Progress is the headless consumer of the engine's event stream: stage
-// lines and per-URL verdicts on stderr. On a terminal it redraws one line.
+// lines, per-URL verdicts and, with run --verify, per-claim verdicts on
+// stderr. On a terminal it redraws one line.
 type Progress struct {
 	w    io.Writer
 	tty  bool
@@ -83,7 +85,46 @@ func (p *Progress) handle(ev engine.Event) {
 			p.last = n
 			fmt.Fprintf(p.w, "[%d/%d] validated\n", n, ev.Total)
 		}
+	case engine.EventVerified:
+		if ev.Verified == nil {
+			return
+		}
+		line := claimLine(ev)
+		if p.tty {
+			fmt.Fprintf(p.w, "\r\x1b[K%s", line)
+			p.open = true
+			return
+		}
+		// At most engine.HardMaxCitations lines: always one per claim.
+		fmt.Fprintln(p.w, line)
 	}
+}
+
+// claimLineWidth bounds the claim quoted on a progress line.
+const claimLineWidth = 60
+
+// claimLine is one verified claim on a progress line: its position, the
+// verdict, the citation marker, the claim (shortened), and why no judge
+// read the source, if none did, and the source's Gate C status:
+//
+//	[1/4] not judged  [1] "Solid-state cells suppress dendrites." (not citable; Gate C ⊘ blocked)
+func claimLine(ev engine.Event) string {
+	v := ev.Verified
+	vc := v.Citation
+	var notes []string
+	verdict := verdictOf(vc)
+	if verdict == verdictNotJudged {
+		notes = append(notes, notJudgedReason(vc))
+	}
+	if g := gateCell(v.GateC, ev.URL); g != "—" {
+		notes = append(notes, "Gate C "+g)
+	}
+	line := fmt.Sprintf("[%*d/%d] %-11s %s \"%s\"", width(ev.Total), ev.Index+1, ev.Total, verdict.word(),
+		oneLine(vc.Citation.Raw), truncate(oneLine(v.Claim), claimLineWidth))
+	if len(notes) > 0 {
+		line += " (" + strings.Join(notes, "; ") + ")"
+	}
+	return line
 }
 
 func width(n int) int { return len(fmt.Sprint(n)) }

@@ -142,3 +142,39 @@ func TestProgressCountsCompletions(t *testing.T) {
 		t.Errorf("terminal line: %q", got)
 	}
 }
+
+// TestProgressPrintsVerifiedClaims (issue 11 item 5): with run --verify,
+// headless progress prints one terse line per verified claim — verdict,
+// marker, the claim shortened, why no judge read it and the source's Gate C
+// status — and on a terminal redraws its one line with them.
+func TestProgressPrintsVerifiedClaims(t *testing.T) {
+	var b bytes.Buffer
+	evs := append([]engine.Event{{Kind: engine.EventStage, Stage: "verify"}}, claimScript()...)
+	ch := make(chan engine.Event, len(evs))
+	for _, ev := range evs {
+		ch <- ev
+	}
+	close(ch)
+	NewProgress(&b, false).Consume(ch)
+	want := `citegate: verify
+[1/5] supported   [1] "Cold-climate heat pumps now keep a seasonal coefficient of …" (Gate C ✓ valid)
+[2/5] unsupported [2] "Field trials in Norway reported that installed heat pumps c…" (Gate C ✓ valid)
+[3/5] uncertain   [3] "Installation costs fell by a third between 2019 and 2024." (Gate C — unchecked)
+[4/5] not judged  [4] "Solid-state cells suppress dendrites." (not citable; Gate C ⊘ blocked)
+[5/5] not judged  [5] "Costs fell by a third." (no source)
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+
+	b.Reset()
+	ch = make(chan engine.Event, len(evs))
+	for _, ev := range evs {
+		ch <- ev
+	}
+	close(ch)
+	NewProgress(&b, true).Consume(ch)
+	if got := b.String(); strings.Count(got, "\r\x1b[K") != 5 || !strings.HasSuffix(got, `[5/5] not judged  [5] "Costs fell by a third." (no source)`+"\n") {
+		t.Errorf("terminal output %q", got)
+	}
+}

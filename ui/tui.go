@@ -38,6 +38,10 @@ type TUIOptions struct {
 	// Now is the clock behind elapsed times; nil means time.Now. Tests fix
 	// it so screens are reproducible.
 	Now func() time.Time
+	// Verify says the run verifies a synthesis (run --verify): the claims
+	// list (v) is then available from the start. It also becomes available
+	// when the first claim arrives.
+	Verify bool
 }
 
 // Outcome is what a run ended with: its summary, or the error that stopped it.
@@ -181,21 +185,36 @@ type common struct {
 type viewState int
 
 const (
+	// viewList is one of the two lists; pane says which.
 	viewList viewState = iota
 	viewDetail
+	viewClaimDetail
+)
+
+// pane is the list the list view shows.
+type pane int
+
+const (
+	paneURLs pane = iota
+	// paneClaims lists run --verify's claims.
+	paneClaims
 )
 
 // Model is the TUI's root Bubble Tea model: a list of citation URLs fed by
-// the engine's event stream, a detail view, and the run's outcome. Events
-// always go to the list, even while the detail view is open.
+// the engine's event stream, a detail view, a list of the claims run
+// --verify checks with its own detail view, and the run's outcome. Events
+// always go to the lists, even while a detail view is open.
 type Model struct {
-	c      *common
-	opts   TUIOptions
-	state  viewState
-	list   listModel
-	detail detailModel
-	help   help.Model
-	spin   spinner.Model
+	c           *common
+	opts        TUIOptions
+	state       viewState
+	pane        pane
+	list        listModel
+	detail      detailModel
+	claims      claimListModel
+	claimDetail claimDetailModel
+	help        help.Model
+	spin        spinner.Model
 
 	events  <-chan engine.Event
 	outcome <-chan Outcome
@@ -231,7 +250,7 @@ func newModel(events <-chan engine.Event, opts TUIOptions, st *styles) Model {
 	}
 	// 80×24 until the first WindowSizeMsg, so the model renders sensibly
 	// when driven directly (tests) as well.
-	c := &common{width: 80, height: 24, st: st, keys: newKeyMap(opts.Rerun != nil), now: now}
+	c := &common{width: 80, height: 24, st: st, keys: newKeyMap(opts.Rerun != nil, opts.Verify), now: now}
 	m := Model{
 		c: c, opts: opts, events: events, outcome: opts.Outcome, ticking: true, help: help.New(),
 		// The spinner is unstyled: rows colour it with their status style.
@@ -240,6 +259,8 @@ func newModel(events <-chan engine.Event, opts TUIOptions, st *styles) Model {
 	m.help.Styles = st.help
 	m.list = newListModel(c)
 	m.detail = newDetailModel(c)
+	m.claims = newClaimListModel(c)
+	m.claimDetail = newClaimDetailModel(c)
 	m.relayout()
 	return m
 }
@@ -305,9 +326,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 	case tea.MouseMsg:
 		var cmd tea.Cmd
-		if m.state == viewDetail {
+		switch {
+		case m.state == viewDetail:
 			m.detail, cmd = m.detail.update(msg)
-		} else {
+		case m.state == viewClaimDetail:
+			m.claimDetail, cmd = m.claimDetail.update(msg)
+		case m.pane == paneClaims:
+			m.claims, cmd = m.claims.update(msg)
+		default:
 			m.list, cmd = m.list.update(msg, m.c.now())
 		}
 		cmds = append(cmds, cmd)
@@ -324,7 +350,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	now := m.c.now()
-	if m.state == viewList && m.list.searching {
+	if m.state == viewList && m.pane == paneURLs && m.list.searching {
 		// The search box owns the keyboard: q and ? are letters here.
 		var cmd tea.Cmd
 		m.list, cmd = m.list.update(msg, now)
@@ -338,7 +364,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.help.ShowAll = !m.help.ShowAll
 		return m, nil
 	}
-	if m.state == viewDetail {
+	switch m.state {
+	case viewDetail:
 		if key.Matches(msg, k.Back) {
 			m.state = viewList
 			return m, nil
@@ -346,8 +373,23 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.detail, cmd = m.detail.update(msg)
 		return m, cmd
+	case viewClaimDetail:
+		if key.Matches(msg, k.Back) {
+			m.state = viewList
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.claimDetail, cmd = m.claimDetail.update(msg)
+		return m, cmd
+	case viewList:
+	}
+	if m.pane == paneClaims {
+		return m.handleClaimsKey(msg)
 	}
 	switch {
+	case key.Matches(msg, k.Claims):
+		m.pane = paneClaims
+		return m, nil
 	case key.Matches(msg, k.Open):
 		if r := m.list.selected(); r != nil {
 			m.state = viewDetail
@@ -359,6 +401,26 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	m.list, cmd = m.list.update(msg, now)
+	return m, cmd
+}
+
+// handleClaimsKey is the claims list's keys: v (or esc) back to the URLs,
+// enter opens the claim, the rest moves the cursor.
+func (m Model) handleClaimsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	k := m.c.keys
+	switch {
+	case key.Matches(msg, k.urls), key.Matches(msg, k.Back):
+		m.pane = paneURLs
+		return m, nil
+	case key.Matches(msg, k.Open):
+		if r := m.claims.selected(); r != nil {
+			m.state = viewClaimDetail
+			m.claimDetail.open(r, max(m.claims.total, len(m.claims.rows)))
+		}
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.claims, cmd = m.claims.update(msg)
 	return m, cmd
 }
 
@@ -390,6 +452,14 @@ func (m *Model) applyEvents(evs []engine.Event) {
 		switch ev.Kind {
 		case engine.EventStage:
 			m.stage = ev.Stage
+			if ev.Stage == verifyStage {
+				// A rerun verifies the synthesis again, from its first claim.
+				m.claims.reset()
+				m.c.keys.Claims.SetEnabled(true)
+			}
+		case engine.EventVerified:
+			m.claims.apply(ev)
+			m.c.keys.Claims.SetEnabled(true)
 		case engine.EventWarning:
 			// A rerun reports the same configuration and fixtures again.
 			if m.warned == nil {
@@ -417,6 +487,10 @@ func (m *Model) applyEvents(evs []engine.Event) {
 		m.detail.refresh(now)
 	}
 }
+
+// verifyStage is the stage name the engine reports before run --verify's
+// claims.
+const verifyStage = "verify"
 
 // onStreamClosed moves on to waiting for the outcome.
 func (m *Model) onStreamClosed() tea.Cmd {
@@ -470,8 +544,11 @@ func (m *Model) relayout() {
 	m.help.Width = w
 	foot := lipgloss.Height(m.helpView())
 	m.detail.setSize(m.c.height - len(m.bannerLines()) - foot)
+	m.claimDetail.setSize(m.c.height - len(m.bannerLines()) - foot)
 	// -1 for the table's column header.
-	m.list.setSize(m.c.height - len(m.topLines()) - foot - 1)
+	body := m.c.height - len(m.topLines()) - foot - 1
+	m.list.setSize(body)
+	m.claims.setSize(body)
 }
 
 // View renders the screen; it only reads state.
@@ -481,10 +558,17 @@ func (m Model) View() string {
 		return ""
 	}
 	var parts []string
-	if m.state == viewDetail {
+	switch {
+	case m.state == viewDetail:
 		parts = append(parts, m.bannerLines()...)
 		parts = append(parts, m.detail.view())
-	} else {
+	case m.state == viewClaimDetail:
+		parts = append(parts, m.bannerLines()...)
+		parts = append(parts, m.claimDetail.view())
+	case m.pane == paneClaims:
+		parts = append(parts, m.topLines()...)
+		parts = append(parts, m.claims.viewBody())
+	default:
 		parts = append(parts, m.topLines()...)
 		parts = append(parts, m.list.viewBody(m.c.now(), m.spin.View()))
 	}
@@ -495,8 +579,10 @@ func (m Model) View() string {
 func (m Model) helpView() string {
 	var km help.KeyMap = listKeys{m.c.keys}
 	switch {
-	case m.state == viewDetail:
+	case m.state == viewDetail, m.state == viewClaimDetail:
 		km = detailKeys{m.c.keys}
+	case m.pane == paneClaims:
+		km = claimsKeys{m.c.keys}
 	case m.list.searching:
 		km = searchKeys{}
 	}
@@ -514,7 +600,11 @@ func (m Model) bannerLines() []string {
 // filter/search line and, once the run is over, the completion panel.
 func (m Model) topLines() []string {
 	lines := m.bannerLines()
-	lines = append(lines, m.headerLine(), m.countsLine(), m.gateLine())
+	counts := m.countsLine()
+	if m.pane == paneClaims {
+		counts = m.claims.countsLine()
+	}
+	lines = append(lines, m.headerLine(), counts, m.gateLine())
 	for i, w := range m.warnings {
 		if i == maxWarningLines && len(m.warnings) > maxWarningLines+1 {
 			more := fmt.Sprintf("⚠ … and %d more warnings (all of them are printed on exit, and in --log-file)", len(m.warnings)-i)
@@ -665,12 +755,22 @@ func (m Model) gateLine() string {
 // and a transient note.
 func (m Model) statusLine() string {
 	st := m.c.st
+	if m.pane == paneClaims {
+		s := st.dim.Render(fmt.Sprintf("claims of the --verify synthesis · %d shown · v back to the URLs", len(m.claims.rows)))
+		if m.note != "" {
+			s += "  " + st.note.Render(m.note)
+		}
+		return s
+	}
 	if m.list.searching {
 		return m.list.search.View()
 	}
 	s := fmt.Sprintf("filter %s · sort %s · %d of %d shown", m.list.filter, m.list.sort, len(m.list.view), len(m.list.rows))
 	if m.list.query != "" {
 		s += fmt.Sprintf(" · search %q", m.list.query)
+	}
+	if m.c.keys.Claims.Enabled() {
+		s += fmt.Sprintf(" · v: %d claim(s)", len(m.claims.rows))
 	}
 	s = st.dim.Render(s)
 	if m.note != "" {
@@ -717,6 +817,9 @@ func (m Model) completionLines() []string {
 		if v := m.summary.Verify; v != nil {
 			lines = append(lines, "  "+fit(verifyLine(v), max(10, w-2)))
 		}
+	}
+	if n := len(m.claims.rows); n > 0 && m.pane == paneURLs {
+		lines = append(lines, st.note.Render(fmt.Sprintf("  v lists the %d claim(s) verified and what the judge read", n)))
 	}
 	if n := m.counts[stateBlocked]; n > 0 && m.c.keys.Rerun.Enabled() {
 		lines = append(lines, st.note.Render(fmt.Sprintf("  R re-runs the %d blocked URL(s)", n)))

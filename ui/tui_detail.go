@@ -5,46 +5,26 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 )
 
-// detailModel shows one citation in a scrolling viewport. It holds the row
+// detailModel shows one citation in a scrolling pager. It holds the row
 // pointer, so events that reach the list while the operator reads update
 // what refresh renders.
 type detailModel struct {
-	c      *common
-	vp     viewport.Model
-	r      *row
-	total  int
-	width  int
-	height int
+	pager
+	r     *row
+	total int
 }
 
-// detailChrome is the detail view's own lines above the viewport: the
-// title and a rule.
-const detailChrome = 2
-
 func newDetailModel(c *common) detailModel {
-	vp := viewport.New(c.width, 1)
-	vp.MouseWheelEnabled = true
-	return detailModel{c: c, vp: vp}
+	return detailModel{pager: newPager(c)}
 }
 
 // setSize gives the view its height (title and rule included) and
 // re-renders, since wrapping depends on the width.
 func (d *detailModel) setSize(height int) {
-	height = max(detailChrome+1, height)
-	if height == d.height && d.c.width == d.width {
-		return
-	}
-	d.height, d.width = height, d.c.width
-	d.vp.Width = d.c.width
-	d.vp.Height = d.height - detailChrome
-	if d.r != nil {
+	if d.resize(height) && d.r != nil {
 		d.refresh(d.c.now())
 	}
 }
@@ -52,46 +32,24 @@ func (d *detailModel) setSize(height int) {
 // open shows r from the top.
 func (d *detailModel) open(r *row, total int, now time.Time) {
 	d.r, d.total = r, total
-	d.vp.SetContent(d.render(now))
-	d.vp.GotoTop()
+	d.show(d.render(now))
 }
 
 // refresh re-renders the same row (new events or a resize) and keeps the
-// scroll position, so a live update does not yank the operator to the top.
+// scroll position.
 func (d *detailModel) refresh(now time.Time) {
-	y := d.vp.YOffset
-	d.vp.SetContent(d.render(now))
-	d.vp.SetYOffset(y)
+	d.replace(d.render(now))
 }
 
-// update scrolls: the keyMap's paging keys and g/G, then the viewport's
-// own keys (u/d half pages) and the mouse wheel.
+// update scrolls (see pager.scroll).
 func (d detailModel) update(msg tea.Msg) (detailModel, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok {
-		switch {
-		case key.Matches(k, d.c.keys.Home):
-			d.vp.GotoTop()
-			return d, nil
-		case key.Matches(k, d.c.keys.End):
-			d.vp.GotoBottom()
-			return d, nil
-		case key.Matches(k, d.c.keys.PageUp):
-			// Also ctrl+b, which the viewport's own keymap lacks.
-			d.vp.PageUp()
-			return d, nil
-		case key.Matches(k, d.c.keys.PageDown):
-			d.vp.PageDown()
-			return d, nil
-		}
-	}
 	var cmd tea.Cmd
-	d.vp, cmd = d.vp.Update(msg)
+	d.pager, cmd = d.scroll(msg)
 	return d, cmd
 }
 
 // view is the title, a rule and the viewport.
 func (d detailModel) view() string {
-	st := d.c.st
 	r := d.r
 	if r == nil {
 		return ""
@@ -100,45 +58,15 @@ func (d detailModel) view() string {
 	if d.total > 0 {
 		pos = fmt.Sprintf(" %d of %d", r.index+1, d.total)
 	}
-	title := fmt.Sprintf("Citation%s · %s %s · %s", pos, r.state.symbol(), r.state.word(), r.domain)
-	scroll := fmt.Sprintf("%3.0f%%", d.vp.ScrollPercent()*100)
-	w := d.c.width
-	head := st.bold.Render(fit(title, max(0, w-lipgloss.Width(scroll)-1))) + " " + st.dim.Render(scroll)
-	rule := st.dim.Render(strings.Repeat("─", max(0, w)))
-	return head + "\n" + rule + "\n" + d.vp.View()
+	return d.frame(fmt.Sprintf("Citation%s · %s %s · %s", pos, r.state.symbol(), r.state.word(), r.domain))
 }
-
-// labelWidth is the width of the left column of label/value lines.
-const labelWidth = 15
 
 // render builds the whole detail text for the current width.
 func (d *detailModel) render(now time.Time) string {
 	r := d.r
 	st := d.c.st
-	w := max(20, d.c.width)
-	var b strings.Builder
-	field := func(label, value string) {
-		if value == "" {
-			return
-		}
-		vw := max(10, w-labelWidth-1)
-		lines := strings.Split(ansi.Wrap(value, vw, ""), "\n")
-		for i, ln := range lines {
-			lab := ""
-			if i == 0 {
-				lab = label
-			}
-			b.WriteString(st.label.Render(fit(lab, labelWidth)) + " " + ln + "\n")
-		}
-	}
-	section := func(name string) {
-		b.WriteString("\n" + st.section.Render(name) + "\n")
-	}
-	block := func(text, indent string) {
-		for _, ln := range strings.Split(ansi.Wrap(text, max(10, w-lipgloss.Width(indent)), ""), "\n") {
-			b.WriteString(indent + ln + "\n")
-		}
-	}
+	out := newDoc(d.c)
+	field, section, block := out.field, out.section, out.block
 	c := r.cit
 
 	field("Normalized URL", r.url)
@@ -205,7 +133,7 @@ func (d *detailModel) render(now time.Time) string {
 		if r.state.finished() {
 			how = "none: decided by " + orDash(r.decidedBy) + " without fetching"
 		}
-		b.WriteString("  " + st.dim.Render(how) + "\n")
+		out.line("  " + st.dim.Render(how))
 	}
 	for _, a := range r.attempts {
 		took, outcome := "…", "in progress"
@@ -239,7 +167,7 @@ func (d *detailModel) render(now time.Time) string {
 			}
 		}
 	}
-	return strings.TrimRight(b.String(), "\n")
+	return out.String()
 }
 
 func orDash(s string) string {

@@ -35,7 +35,13 @@ func verifyLine(v *engine.VerifyResult) string {
 	if v.TotalResolved == 0 {
 		return fmt.Sprintf("Verify (--verify): %s, nothing resolvable among %d citation(s) · citations/verify.json", verdict, v.TotalCitationsFound)
 	}
-	return fmt.Sprintf("Verify (--verify): %s, %d/%d resolved source(s) support their claims · citations/verify.json", verdict, v.TotalSupported, v.TotalResolved)
+	uncertain := ""
+	if v.TotalUncertain > 0 {
+		// Left out of overall_score: the judge could not tell.
+		uncertain = fmt.Sprintf(" (%d uncertain)", v.TotalUncertain)
+	}
+	return fmt.Sprintf("Verify (--verify): %s, %d/%d resolved source(s) support their claims%s · citations/verify.json",
+		verdict, v.TotalSupported, v.TotalResolved, uncertain)
 }
 
 // runVerify reads the agent output and prints seed 002's result JSON.

@@ -1,0 +1,119 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/citegate/citegate/engine"
+	"github.com/citegate/citegate/engine/judge"
+)
+
+// The vocabulary both front ends use for `run --verify`'s claims: the
+// headless progress lines and the terminal UI's claims list say the same
+// thing in the same words.
+
+// claimVerdict is what a claim's row shows: one of the judge's three
+// outcomes, or that no judge read the source.
+type claimVerdict int
+
+const (
+	verdictNotJudged claimVerdict = iota
+	verdictSupported
+	verdictUnsupported
+	verdictUncertain
+)
+
+// verdictOf reads a verify.json entry. An entry without a verdict (seed
+// 002's shape, before issue 11) falls back on the supported boolean.
+func verdictOf(vc engine.VerifiedCitation) claimVerdict {
+	j := vc.Judge
+	switch {
+	case j == nil:
+		return verdictNotJudged
+	case j.Verdict == judge.VerdictSupported, j.Verdict == "" && j.Supported:
+		return verdictSupported
+	case j.Verdict == judge.VerdictUncertain:
+		return verdictUncertain
+	}
+	return verdictUnsupported
+}
+
+// symbol keeps the verdict readable without colour.
+func (v claimVerdict) symbol() string {
+	switch v {
+	case verdictSupported:
+		return "✓"
+	case verdictUnsupported:
+		return "✗"
+	case verdictUncertain:
+		return "?"
+	}
+	return "—"
+}
+
+func (v claimVerdict) word() string {
+	switch v {
+	case verdictSupported:
+		return "supported"
+	case verdictUnsupported:
+		return "unsupported"
+	case verdictUncertain:
+		return "uncertain"
+	}
+	return "not judged"
+}
+
+// notJudgedReason is why no judge ruled on the citation, in a few words:
+// verify.json's resolve_error kind, spelled for people. The detail view
+// shows the kind itself and its message.
+func notJudgedReason(vc engine.VerifiedCitation) string {
+	kind := vc.ResolveStatus
+	if vc.ResolveError != nil {
+		kind = vc.ResolveError.Kind
+	}
+	switch kind {
+	case "unresolvable_kind":
+		return "no source"
+	case "not_citable":
+		return "not citable"
+	case "fetch_disabled":
+		return "fetch disabled"
+	case "cost_cap_reached":
+		return "cost cap"
+	case "":
+		return "no reason given"
+	}
+	return strings.ReplaceAll(kind, "_", " ")
+}
+
+// verdictCell is the claims list's verdict column: the verdict, or for a
+// citation no judge read, the reason.
+func verdictCell(vc engine.VerifiedCitation) string {
+	v := verdictOf(vc)
+	if v == verdictNotJudged {
+		return v.symbol() + " " + notJudgedReason(vc)
+	}
+	return v.symbol() + " " + v.word()
+}
+
+// gateCell is the Gate C status the run gave a claim's source: one of the
+// five, "unchecked" for a source this run never validated, or a dash when
+// the citation names no source at all.
+func gateCell(status engine.Status, url string) string {
+	switch {
+	case status != "":
+		s := stateOf(status)
+		if s == stateUnknown {
+			return "? " + clean(string(status))
+		}
+		return s.symbol() + " " + s.word()
+	case url != "":
+		return "— unchecked"
+	}
+	return "—"
+}
+
+// oneLine makes text fit a single row: control characters and line breaks
+// become spaces, runs of spaces collapse.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(clean(s)), " ")
+}

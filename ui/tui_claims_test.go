@@ -1,0 +1,343 @@
+package ui
+
+import (
+	"bytes"
+	"io"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/citegate/citegate/engine"
+	"github.com/muesli/termenv"
+)
+
+// The scripted verify step: five claims, one per verdict and two reasons
+// for not judging, as engine.EventVerified reports them.
+const (
+	claimSupported     = "Cold-climate heat pumps now keep a seasonal coefficient of performance of about 2.5 even when winter temperatures fall to minus 20 degrees Celsius."
+	passageSupported   = "Cold-climate heat pump field study\nOver three winters we monitored 412 air-source heat pumps in homes in Minnesota, Maine and northern Sweden.\nThe units kept a seasonal coefficient of performance of 2.5 on average, and stayed above 1.8 even on days when outdoor temperatures fell to minus 20 degrees Celsius."
+	rationaleSupported = "every fact of the claim is on the page: 2.5, minus 20 degrees Celsius, seasonal coefficient of performance"
+)
+
+func judged(verdict string, supported bool, conf float64, rationale string) *engine.JudgeVerdict {
+	zero := 0.0
+	return &engine.JudgeVerdict{Verdict: verdict, Supported: supported, Confidence: conf, Rationale: rationale, CostUSD: &zero, LatencyMS: 3}
+}
+
+func verifiedEvent(i, total int, url string, gate engine.Status, raw, claim, passage string, vc engine.VerifiedCitation) engine.Event {
+	vc.Citation = engine.CitationRef{Raw: raw, Kind: "numbered", Identifier: strings.Trim(raw, "[]"), OffsetStart: 100 * (i + 1), OffsetEnd: 100*(i+1) + len(raw)}
+	return engine.Event{Kind: engine.EventVerified, Index: i, Total: total, URL: url,
+		Verified: &engine.VerifiedClaim{Claim: claim, Citation: vc, GateC: gate, Passage: passage, PassageBytes: len(passage)}}
+}
+
+func claimScript() []engine.Event {
+	const n = 5
+	return []engine.Event{
+		verifiedEvent(0, n, "http://research.heat.example/cold-climate-study", engine.StatusValid, "[1]", claimSupported, passageSupported,
+			engine.VerifiedCitation{ResolveStatus: "ok", Source: &engine.SourceInfo{URL: "http://research.heat.example/cold-climate-study", Status: 200, ContentType: "text/html", BytesFetched: 657},
+				Judge: judged("supported", true, 0.82, rationaleSupported)}),
+		verifiedEvent(1, n, "http://news.heat.example/norway-trials", engine.StatusValid, "[2]", "Field trials in Norway reported that installed heat pumps cut household heating bills by 80 percent.", "Bills fell by 30 percent.",
+			engine.VerifiedCitation{ResolveStatus: "ok", Source: &engine.SourceInfo{URL: "http://news.heat.example/norway-trials", Status: 200, ContentType: "text/html", BytesFetched: 634},
+				Judge: judged("unsupported", false, 0.7, "the page gives 30 percent for the same quantity, not 80 percent")}),
+		verifiedEvent(2, n, "http://grid.heat.example/annual-update", "", "[3]", "Installation costs fell by a third between 2019 and 2024.", "Annual update of the grid operator.",
+			engine.VerifiedCitation{ResolveStatus: "ok", Source: &engine.SourceInfo{URL: "http://grid.heat.example/annual-update", Status: 200, ContentType: "text/html", BytesFetched: 658},
+				Judge: judged("uncertain", false, 0.4, "found installation but not a third, 2019 or 2024")}),
+		verifiedEvent(3, n, "https://www.science.org/doi/10.1126/science.adg7942", engine.StatusBlocked, "[4]", "Solid-state cells suppress dendrites.", "",
+			engine.VerifiedCitation{ResolveStatus: "error", ResolveError: &engine.ResolveError{Kind: "not_citable", Message: "citations.jsonl marks this source blocked: synthesis must not cite it"}}),
+		verifiedEvent(4, n, "", "", "[5]", "Costs fell by a third.", "",
+			engine.VerifiedCitation{ResolveStatus: "skipped", ResolveError: &engine.ResolveError{Kind: "unresolvable_kind", Message: "no source to fetch"}}),
+	}
+}
+
+// lineWith returns the screen line holding text.
+func (h *harness) lineWith(text string) string {
+	h.t.Helper()
+	for _, ln := range strings.Split(h.view(), "\n") {
+		if strings.Contains(ln, text) {
+			return ln
+		}
+	}
+	h.t.Fatalf("no line with %q in:\n%s", text, h.view())
+	return ""
+}
+
+// TestClaimsListFillsLive (issue 11 item 5): the claims list (v) fills as
+// the verify step reports each claim, row by row, with its verdict (or why
+// no judge read it), the source's Gate C status and the claim, and the
+// tally above it follows.
+func TestClaimsListFillsLive(t *testing.T) {
+	h := newHarness(t, TUIOptions{Verify: true})
+	h.script()
+	h.finishSlow(engine.StatusValid)
+	h.key("v")
+	if h.m.pane != paneClaims || !strings.Contains(h.view(), "waiting for the verify step") {
+		t.Fatalf("v did not open the empty claims list:\n%s", h.view())
+	}
+	h.events(0, engine.Event{Kind: engine.EventStage, Stage: "verify"})
+	script := claimScript()
+	for i, ev := range script {
+		h.events(10*time.Millisecond, ev)
+		if got := len(h.m.claims.rows); got != i+1 {
+			t.Fatalf("after claim %d the list has %d rows", i+1, got)
+		}
+		if !strings.Contains(h.view(), "claims of the --verify synthesis · "+string(rune('0'+i+1))+" shown") {
+			t.Errorf("status line after claim %d:\n%s", i+1, h.view())
+		}
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"seasonal coefficient", "✓ supported      ✓ valid     [1]"},
+		{"Field trials in Norway", "✗ unsupported    ✓ valid     [2]"},
+		{"Installation costs", "? uncertain      — unchecked [3]"},
+		{"suppress dendrites", "— not citable    ⊘ blocked   [4]"},
+		{"Costs fell by a third.", "— no source      —           [5]"},
+	} {
+		if ln := h.lineWith(tc.text); !strings.Contains(ln, tc.want) {
+			t.Errorf("row %q = %q, want it to show %q", tc.text, ln, tc.want)
+		}
+	}
+	if want := "Verify  ✓ 1 supported  ✗ 1 unsupported  ? 1 uncertain  — 2 not judged"; !strings.Contains(h.view(), want) {
+		t.Errorf("tally missing %q:\n%s", want, h.view())
+	}
+	if !strings.Contains(h.view(), "5/5 claims verified") {
+		t.Errorf("progress missing:\n%s", h.view())
+	}
+	// A rerun verifies again: its verify stage starts the list afresh.
+	h.events(0, engine.Event{Kind: engine.EventStage, Stage: "verify"}, script[0])
+	if len(h.m.claims.rows) != 1 {
+		t.Errorf("a new verify stage kept %d old rows", len(h.m.claims.rows))
+	}
+}
+
+// TestClaimDetailShowsVerdictRationalePassage (issue 11 item 5): enter on
+// a claim opens its detail: the claim, marker and offsets, source URL,
+// Gate C status, resolve status, verdict, confidence, rationale and the
+// passage the judge read, wrapped; esc goes back to the claims list.
+func TestClaimDetailShowsVerdictRationalePassage(t *testing.T) {
+	h := newHarness(t, TUIOptions{Verify: true})
+	h.events(0, append([]engine.Event{{Kind: engine.EventStage, Stage: "verify"}}, claimScript()...)...)
+	h.key("v")
+	h.key("enter")
+	if h.m.state != viewClaimDetail {
+		t.Fatalf("enter did not open the claim:\n%s", h.view())
+	}
+	content := h.m.claimDetail.render()
+	for _, want := range []string{
+		"Claim           Cold-climate heat pumps now keep a seasonal coefficient of performance",
+		"Citation        [1] · numbered · bytes 100–103 of the synthesis",
+		"Source          http://research.heat.example/cold-climate-study",
+		"Gate C status   ✓ valid (citations.jsonl)",
+		"Resolve status  ok",
+		"Fetched         HTTP 200 · text/html · 657 bytes",
+		"Verdict         ✓ supported",
+		"Confidence      0.82",
+		"Rationale       every fact of the claim is on the page",
+		"Passage the judge read",
+		"  Over three winters we monitored 412 air-source heat pumps",
+		"  The units kept a seasonal coefficient of performance of 2.5 on average",
+	} {
+		if !strings.Contains(content, want) {
+			t.Errorf("claim detail lacks %q:\n%s", want, content)
+		}
+	}
+	for _, ln := range strings.Split(content, "\n") {
+		if w := lipgloss.Width(ln); w > 100 {
+			t.Errorf("detail line of %d cells (not wrapped): %q", w, ln)
+		}
+	}
+	if !strings.Contains(h.view(), "Claim 1 of 5 · ✓ supported · [1]") {
+		t.Errorf("claim detail title:\n%s", h.view())
+	}
+	h.key("esc")
+	if h.m.state != viewList || h.m.pane != paneClaims {
+		t.Fatalf("esc did not return to the claims list (state %v pane %v)", h.m.state, h.m.pane)
+	}
+
+	// Uncertain: the best guess is shown; not judged: why, and no passage.
+	h.key("down")
+	h.key("down")
+	h.key("enter")
+	if c := h.m.claimDetail.render(); !strings.Contains(c, "? uncertain (best guess: unsupported)") ||
+		!strings.Contains(c, "— unchecked (this run did not validate the source)") {
+		t.Errorf("uncertain claim detail:\n%s", c)
+	}
+	h.key("esc")
+	h.key("down")
+	h.key("enter")
+	c := h.m.claimDetail.render()
+	for _, want := range []string{"Gate C status   ⊘ blocked (citations.jsonl)",
+		"Resolve status  error · not_citable: citations.jsonl marks this source blocked",
+		"Verdict         — not judged: not citable", "none: no judge read this source"} {
+		if !strings.Contains(c, want) {
+			t.Errorf("not-judged claim detail lacks %q:\n%s", want, c)
+		}
+	}
+}
+
+// helpNames reports whether a help screen binds key to desc (the full help
+// pads the two into columns).
+func helpNames(screen, key, desc string) bool {
+	return regexp.MustCompile(`(^|\s)` + regexp.QuoteMeta(key) + `\s+` + regexp.QuoteMeta(desc) + `(\s|$)`).MatchString(screen)
+}
+
+// TestClaimsKeySwitchesViews (issue 11 item 5): v switches between the
+// URLs and the claims, and back; the footer and the full help name it.
+// A run that verifies nothing keeps v out of the help and ignores it.
+func TestClaimsKeySwitchesViews(t *testing.T) {
+	h := newHarness(t, TUIOptions{Verify: true})
+	h.script()
+	if !strings.Contains(h.view(), "v claims") || !strings.Contains(h.view(), "v: 0 claim(s)") {
+		t.Errorf("footer or status line does not name v:\n%s", h.view())
+	}
+	h.key("v")
+	if h.m.pane != paneClaims || !strings.Contains(h.view(), "VERDICT") || !strings.Contains(h.view(), "v URLs") {
+		t.Fatalf("v did not switch to the claims:\n%s", h.view())
+	}
+	h.key("?")
+	if full := h.view(); !helpNames(full, "v", "URLs") || !strings.Contains(full, "ctrl+c") {
+		t.Errorf("full help of the claims list:\n%s", full)
+	}
+	h.key("?")
+	h.key("v")
+	if h.m.pane != paneURLs || !strings.Contains(h.view(), "example.org") {
+		t.Fatalf("v did not switch back to the URLs:\n%s", h.view())
+	}
+	h.key("v")
+	h.key("esc")
+	if h.m.pane != paneURLs {
+		t.Error("esc in the claims list did not go back to the URLs")
+	}
+	h.key("?")
+	if !helpNames(h.view(), "v", "claims") {
+		t.Errorf("full help of the URL list lacks v:\n%s", h.view())
+	}
+
+	// Without --verify: no v in the help, and v does nothing…
+	h = newHarness(t, TUIOptions{})
+	h.script()
+	h.key("v")
+	if h.m.pane != paneURLs || strings.Contains(h.view(), "v claims") {
+		t.Errorf("v without --verify:\n%s", h.view())
+	}
+	// …until a claim arrives (a stream with claims needs no option).
+	h.events(0, claimScript()[0])
+	h.key("v")
+	if h.m.pane != paneClaims {
+		t.Error("a claim on the stream did not make v available")
+	}
+	// v is a letter in the search box.
+	h = newHarness(t, TUIOptions{Verify: true})
+	h.script()
+	h.key("/")
+	h.typeText("v")
+	if h.m.pane != paneURLs || h.m.list.query != "v" {
+		t.Errorf("v in the search box: pane %v, query %q", h.m.pane, h.m.list.query)
+	}
+}
+
+// TestClaimsPlainAt80Columns (issue 11 item 5): with NO_COLOR on an 80-column
+// terminal the claims list and a claim's detail are plain text that fits:
+// symbols and words carry the verdicts, long claims end in an ellipsis.
+func TestClaimsPlainAt80Columns(t *testing.T) {
+	env := mapEnv{"TERM": "xterm-256color", "NO_COLOR": "1"}
+	r := lipgloss.NewRenderer(io.Discard, termenv.WithEnvironment(env), termenv.WithTTY(true))
+	clk := newClock()
+	ch := make(chan engine.Event)
+	h := &harness{t: t, m: newModel(ch, TUIOptions{Verify: true, Simulated: true, Now: clk.Now}, newStyles(r)), ch: ch, clk: clk}
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	h.script()
+	h.events(0, append([]engine.Event{{Kind: engine.EventStage, Stage: "verify"}}, claimScript()...)...)
+	h.key("v")
+	check := func(state string) {
+		t.Helper()
+		v := h.view()
+		if strings.Contains(v, "\x1b[") {
+			t.Errorf("%s: escape sequences under NO_COLOR:\n%q", state, v)
+		}
+		lines := strings.Split(v, "\n")
+		if len(lines) != 24 {
+			t.Errorf("%s: %d lines, want 24", state, len(lines))
+		}
+		for _, ln := range lines {
+			if w := lipgloss.Width(ln); w > 80 {
+				t.Errorf("%s: line of %d cells: %q", state, w, ln)
+			}
+		}
+	}
+	check("claims list")
+	if ln := h.lineWith("Cold-climate heat pumps"); !strings.HasSuffix(strings.TrimRight(ln, " "), "…") || !strings.Contains(ln, "✓ supported") {
+		t.Errorf("long claim row at 80 columns: %q", ln)
+	}
+	if !strings.Contains(h.view(), "v URLs") {
+		t.Errorf("footer lacks v at 80 columns:\n%s", h.view())
+	}
+	h.key("enter")
+	check("claim detail")
+	h.key("G")
+	if !strings.Contains(h.view(), "minus 20 degrees") {
+		t.Errorf("passage not reachable at 80 columns:\n%s", h.view())
+	}
+	h.key("esc")
+	h.key("v")
+	check("URL list")
+	for _, w := range []int{60, 40} {
+		h.send(tea.WindowSizeMsg{Width: w, Height: 20})
+		h.key("v")
+		for _, ln := range strings.Split(h.view(), "\n") {
+			if lw := lipgloss.Width(ln); lw > w {
+				t.Errorf("claims at %d columns: line of %d cells: %q", w, lw, ln)
+			}
+		}
+		h.key("v")
+	}
+}
+
+// TestTeatestClaimsLive (issue 11 item 5): on an in-memory terminal, the
+// claims the engine reports appear while the run goes on, and the detail
+// of one shows its verdict, rationale and passage.
+func TestTeatestClaimsLive(t *testing.T) {
+	clk := newClock()
+	events := make(chan engine.Event, 64)
+	oc := make(chan Outcome, 1)
+	m := NewModel(events, TUIOptions{RunID: "run-e2e", Mode: "online", Tier: "standard", Outcome: oc, Now: clk.Now, Verify: true})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
+	wait := func(what string, ok func([]byte) bool) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), ok, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	}
+
+	events <- queued(uValid, 1)
+	events <- finished(uValid, "direct_fetch", validCitation())
+	wait("the URL", func(b []byte) bool { return bytes.Contains(b, []byte("✓ valid")) })
+	tm.Send(keyMsg("v"))
+	wait("the empty claims list", func(b []byte) bool { return bytes.Contains(b, []byte("waiting for the verify step")) })
+
+	script := claimScript()
+	events <- engine.Event{Kind: engine.EventStage, Stage: "verify"}
+	events <- script[0]
+	wait("the first claim", func(b []byte) bool { return bytes.Contains(b, []byte("✓ supported")) })
+	events <- script[1]
+	wait("the second claim", func(b []byte) bool { return bytes.Contains(b, []byte("✗ unsupported")) })
+	for _, ev := range script[2:] {
+		events <- ev
+	}
+	close(events)
+	oc <- Outcome{Summary: sampleSummary("pass")}
+	wait("completion", func(b []byte) bool { return bytes.Contains(b, []byte("Run complete")) })
+
+	tm.Send(keyMsg("enter"))
+	wait("the claim detail", func(b []byte) bool {
+		return bytes.Contains(b, []byte("Rationale")) && bytes.Contains(b, []byte("0.82")) && bytes.Contains(b, []byte("412 air-source"))
+	})
+	tm.Send(keyMsg("q"))
+	fm, ok := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	if !ok {
+		t.Fatal("final model is not a Model")
+	}
+	if fm.state != viewClaimDetail || fm.claimDetail.r == nil || fm.claimDetail.r.index != 0 || len(fm.claims.rows) != 5 {
+		t.Errorf("final state %v, %d claims, detail %+v", fm.state, len(fm.claims.rows), fm.claimDetail.r)
+	}
+}
