@@ -46,6 +46,13 @@ const (
 	// forcedThreshold: the best-guess score from which the boolean says
 	// supported.
 	forcedThreshold = 0.55
+	// aboutCover: a page whose best passage carries less of the claim's
+	// words than this is not about the claim, and facts it lacks decide
+	// nothing.
+	aboutCover = 0.3
+	// unrelatedCover: a page that carries less of the claim's weighted
+	// words than this anywhere is not about the claim: unsupported.
+	unrelatedCover = 0.2
 	// windowReach is how many sentences on each side of the best match a
 	// passage spans.
 	windowReach = 1
@@ -295,6 +302,7 @@ type offlineOutcome struct {
 	missingNames            []string
 	contradiction           string
 	quote                   string
+	unrelated               bool // the page barely mentions the claim's words
 }
 
 // judgeOffline decides whether source supports claim.
@@ -348,7 +356,13 @@ func judgeOffline(claim, source string) offlineOutcome {
 	switch {
 	case o.contradiction != "":
 		o.verdict = VerdictUnsupported
-	case len(o.missingFigures) > 0 || len(o.missingNames) >= 2:
+	case o.pageCover < unrelatedCover && c.total >= 2:
+		// The page barely mentions what the claim is about.
+		o.verdict = VerdictUnsupported
+		o.unrelated = true
+	case (len(o.missingFigures) > 0 || len(o.missingNames) >= 2) && o.cover >= aboutCover:
+		// Facts the page does not contain, on a page that is about the
+		// claim (on an unrelated page, missing facts say nothing).
 		o.verdict = VerdictUnsupported
 	case len(o.missingNames) == 0 && o.cover >= commitCover && o.pageCover >= commitPageCover:
 		o.verdict = VerdictSupported
@@ -801,6 +815,11 @@ func offlineRationale(o offlineOutcome, c *claimFacts) string {
 		switch {
 		case o.contradiction != "":
 			fmt.Fprintf(&b, "Unsupported: %s, in %q.", o.contradiction, o.quote)
+		case o.unrelated:
+			fmt.Fprintf(&b, "Unsupported: the page carries only %.0f%% of the claim's words; it is not about the claim.", o.pageCover*100)
+			if len(o.missingFigures) > 0 {
+				fmt.Fprintf(&b, " Missing figures or dates: %s.", strings.Join(quoteAll(o.missingFigures), ", "))
+			}
 		default:
 			b.WriteString("Unsupported: the page does not contain")
 			var parts []string
@@ -836,4 +855,26 @@ func quoteAll(ss []string) []string {
 		out[i] = strconv.Quote(s)
 	}
 	return out
+}
+
+// Evidence is what the offline judge's decision rests on, for development
+// tools that study it (judgecheck -features).
+type Evidence struct {
+	Outcome        string
+	Score          float64 // the forced-choice score
+	Cover          float64 // share of the claim's weighted words in the best passage
+	PageCover      float64 // and anywhere on the page
+	MissingFigures int
+	MissingNames   int
+	Contradiction  bool
+	ClaimTerms     int
+}
+
+// Explain returns the offline judge's evidence for claim and source.
+func Explain(claim, source string) Evidence {
+	o := judgeOffline(claim, source)
+	c := readClaim(citationMarks.ReplaceAllString(claim, " "), nil)
+	return Evidence{Outcome: o.verdict, Score: o.score, Cover: o.cover, PageCover: o.pageCover,
+		MissingFigures: len(o.missingFigures), MissingNames: len(o.missingNames), Contradiction: o.contradiction != "",
+		ClaimTerms: len(c.terms)}
 }

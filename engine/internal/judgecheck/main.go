@@ -30,6 +30,7 @@ type kase struct {
 func main() {
 	data := flag.String("data", "", "a directory with cases.jsonl and pages/")
 	verbose := flag.Bool("v", false, "print every case")
+	features := flag.Bool("features", false, "print the offline judge's evidence for every case as JSON lines")
 	budget := flag.Int("budget", 12000, "with -retrieval: the judge's input budget in bytes")
 	outDir := flag.String("out", "", "score a run.sh OUT_DIR (doc-NN.json verify results) instead of judging in-process")
 	retrieval := flag.Bool("retrieval", false, "measure retrieval instead: the share of supported cases whose supporting sentences (sample.jsonl) are all in the text the judge reads")
@@ -88,6 +89,11 @@ func main() {
 					c.committedOK++
 				}
 			}
+		}
+		if *features {
+			ev := judge.Explain(k.Claim, text)
+			b, _ := json.Marshal(map[string]any{"id": k.ID, "label": k.Label, "fold": k.Fold, "ev": ev})
+			fmt.Println(string(b))
 		}
 		if *verbose {
 			mark := " "
