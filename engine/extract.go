@@ -189,7 +189,11 @@ func recoverOriginals(run *Run, items []FoundByItem) map[string]string {
 		if err != nil {
 			continue
 		}
-		for _, l := range parse.Sources(data) {
+		links, err := parse.Sources(context.Background(), data)
+		if err != nil {
+			continue
+		}
+		for _, l := range links {
 			u, _ := netguard.RedactURL(l.URL)
 			if _, ok := out[u]; !ok {
 				out[u] = l.URL
@@ -291,8 +295,12 @@ func scanFile(root string, f waveFile) ([]FoundByItem, error) {
 		url  string
 	}
 	seen := map[lineURL]bool{}
+	links, err := parse.Sources(context.Background(), data)
+	if err != nil {
+		return nil, newError(CodeInvalidInput, "wave file too complex to parse", map[string]any{"path": f.abs, "reason": err.Error()})
+	}
 	var items []FoundByItem
-	for _, l := range parse.Sources(data) {
+	for _, l := range links {
 		u, _ := netguard.RedactURL(l.URL)
 		// Redaction can make two URLs on one line identical; keep the
 		// reference's per-line dedupe on what is actually written.
