@@ -31,6 +31,9 @@ type Engine struct {
 	GuardOptions []netguard.Option
 	// Net configures live online validation.
 	Net Network
+	// redactText redacts a wave's source lines; nil is netguard.RedactText.
+	// Tests count its calls.
+	redactText func(string) string
 }
 
 // New returns an Engine using the wall clock and a default guard.

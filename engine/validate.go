@@ -582,7 +582,7 @@ func (e *Engine) Validate(ctx context.Context, a ValidateArgs, events chan<- Eve
 	}
 	var originals map[string]string
 	if in.cfg.mode == ModeOnline && !in.cfg.onlineDryRun {
-		originals = recoverOriginals(run, foundBy)
+		originals = recoverOriginals(ctx, run, foundBy)
 	}
 	v, err := e.validate(ctx, run, in.cfg, urlMap, in.offline, in.online, foundBy, liveContext{originals: originals}, em)
 	if err != nil {
