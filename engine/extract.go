@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
@@ -46,6 +48,10 @@ type ExtractResult struct {
 	TotalFound        int    `json:"total_found"`
 	UniqueFound       int    `json:"unique_found"`
 	InputsDigest      string `json:"inputs_digest"`
+	// Warnings name the entries of the wave directories that were not
+	// read (symlinks, FIFOs and other irregular files; see walkMarkdown),
+	// so that a Gate C computed without them does not pass silently.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // FoundByItem is one provenance pointer in found-by.json. ArtifactPath is our
@@ -87,6 +93,8 @@ type extraction struct {
 	raw     map[string]string
 	foundBy FoundByDoc
 	digest  string
+	// warnings name the wave directory entries that were skipped.
+	warnings []string
 }
 
 type waveFile struct {
@@ -105,7 +113,7 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool) (*ext
 	if werr != nil {
 		return nil, werr
 	}
-	var files []waveFile
+	var w walk
 	st, err := os.Stat(w1)
 	if err != nil || !st.IsDir() {
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -113,16 +121,17 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool) (*ext
 		}
 		return nil, newError(CodeNotFound, "wave dir missing", map[string]any{"wave_dir": orDefault(paths.Wave1Dir, "wave-1"), "path": w1})
 	}
-	if files, err = walkMarkdown(w1, "wave-1", files); err != nil {
+	if err = w.markdown(run.Root, w1, "wave-1"); err != nil {
 		return nil, readError("wave dir", w1, "wave dir missing", err)
 	}
 	if includeWave2 {
 		if st, err := os.Stat(w2); err == nil && st.IsDir() {
-			if files, err = walkMarkdown(w2, "wave-2", files); err != nil {
+			if err = w.markdown(run.Root, w2, "wave-2"); err != nil {
 				return nil, readError("wave dir", w2, "wave dir missing", err)
 			}
 		}
 	}
+	files := w.files
 	icu.SortBy(files, func(f waveFile) string { return f.abs })
 
 	perFile, err := e.scanFiles(ctx, run.Root, files)
@@ -130,7 +139,7 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool) (*ext
 		return nil, err
 	}
 
-	x := &extraction{raw: map[string]string{}}
+	x := &extraction{raw: map[string]string{}, warnings: w.warnings}
 	seen := map[string]int{} // url → provenance items kept
 	var items []FoundByItem
 	for _, found := range perFile {
@@ -235,27 +244,81 @@ func orDefault(v, d string) string {
 	return v
 }
 
-// walkMarkdown appends the regular *.md files under dir (recursively,
-// directory entries in collation order). Symlinks are neither followed nor
-// included, so a symlink loop cannot trap the walk.
-func walkMarkdown(dir, wave string, acc []waveFile) ([]waveFile, error) {
+// walk collects the wave files of the wave directories, and a warning for
+// every entry it will not read.
+type walk struct {
+	files    []waveFile
+	warnings []string
+}
+
+// markdown appends the regular *.md files under dir (recursively, directory
+// entries in collation order). Symlinks are neither followed nor included: a
+// link may point outside the run root, and a symlink loop cannot trap the
+// walk. Named pipes, sockets and devices are not read either: opening a FIFO
+// blocks. Each such entry that would otherwise have been read (a *.md name,
+// or a link to a directory) gets a warning, so that Gate C on the rest does
+// not pass silently on a subset.
+func (w *walk) markdown(root, dir, wave string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return acc, err
+		return err
 	}
 	icu.SortBy(entries, func(d os.DirEntry) string { return d.Name() })
 	for _, d := range entries {
 		p := filepath.Join(dir, d.Name())
+		md := strings.HasSuffix(strings.ToLower(d.Name()), ".md")
 		switch {
 		case d.IsDir():
-			if acc, err = walkMarkdown(p, wave, acc); err != nil {
-				return acc, err
+			if err = w.markdown(root, p, wave); err != nil {
+				return err
 			}
-		case d.Type().IsRegular() && strings.HasSuffix(strings.ToLower(d.Name()), ".md"):
-			acc = append(acc, waveFile{wave: wave, abs: p})
+		case d.Type().IsRegular():
+			if md {
+				w.files = append(w.files, waveFile{wave: wave, abs: p})
+			}
+		default:
+			if why := skippedEntry(p, d, md); why != "" {
+				w.warnings = append(w.warnings, relPOSIX(root, p)+": "+why+"; not read, its URLs are not extracted")
+			}
 		}
 	}
-	return acc, nil
+	return nil
+}
+
+// skippedEntry says what an irregular entry is, or "" when it is nothing a
+// wave file could be (a link to a file not named *.md, say).
+func skippedEntry(path string, d os.DirEntry, md bool) string {
+	if d.Type()&fs.ModeSymlink != 0 {
+		st, err := os.Stat(path)
+		switch {
+		case errors.Is(err, syscall.ELOOP):
+			if md {
+				return "symlink loop"
+			}
+		case err != nil:
+			if md {
+				return "dangling symlink"
+			}
+		case st.IsDir():
+			return "symlink to a directory"
+		case md:
+			return "symlink"
+		}
+		return ""
+	}
+	if !md {
+		return ""
+	}
+	switch t := d.Type(); {
+	case t&fs.ModeNamedPipe != 0:
+		return "named pipe (FIFO)"
+	case t&fs.ModeSocket != 0:
+		return "socket"
+	case t&fs.ModeDevice != 0:
+		return "device file"
+	default:
+		return "not a regular file"
+	}
 }
 
 // scanFiles reads and parses the files in parallel, keeping file order.
@@ -393,7 +456,7 @@ func (e *Engine) Extract(ctx context.Context, a ExtractArgs) (*ExtractResult, er
 		return nil, err
 	}
 	res := &ExtractResult{OK: true, RunID: run.Manifest.RunID, ExtractedURLsPath: extractedPath, FoundByPath: foundByPath,
-		TotalFound: x.totalFound, UniqueFound: len(x.unique), InputsDigest: x.digest}
+		TotalFound: x.totalFound, UniqueFound: len(x.unique), InputsDigest: x.digest, Warnings: x.warnings}
 	e.auditExtract(run, a.Reason, res)
 	return res, nil
 }

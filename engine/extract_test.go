@@ -2,11 +2,14 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/citegate/citegate/netguard"
@@ -136,5 +139,110 @@ func TestExtractRefusesPathologicalWave(t *testing.T) {
 		ae.Details["path"] != r.path("wave-1/p2.md") || ae.Details["line"] != 5 ||
 		!strings.Contains(fmt.Sprint(ae.Details["reason"]), "nested more than 64 deep") {
 		t.Fatalf("err = %v %v", err, mustJSON(t, ae))
+	}
+}
+
+// waveDirEntries builds, in wave-1 of a fresh run, one of each entry that
+// the walk does not read, beside one ordinary wave file (item 8). Nothing
+// outside the temp dir is touched.
+func waveDirEntries(t *testing.T) testRun {
+	t.Helper()
+	r := newRun(t, runSpec{Files: map[string]string{
+		"wave-1/p1.md":        "# P1\n\n## Sources\n\n- https://example.org/a\n",
+		"elsewhere/p9.md":     "# P9\n\n## Sources\n\n- https://example.org/elsewhere\n",
+		"elsewhere/sub/p8.md": "# P8\n\n## Sources\n\n- https://example.org/sub\n",
+	}})
+	w := r.path("wave-1")
+	for name, target := range map[string]string{
+		"p2.md":   r.path("elsewhere/p9.md"), // a symlinked wave file
+		"p3.md":   r.path("elsewhere/missing.md"),
+		"p4.md":   filepath.Join(w, "p5.md"), // a loop: p4 → p5 → p4
+		"p5.md":   filepath.Join(w, "p4.md"),
+		"sub":     r.path("elsewhere/sub"),   // a symlinked directory
+		"notes":   r.path("elsewhere/p9.md"), // not a wave file name: ignored
+		"loopdir": w,                         // a directory loop
+	} {
+		if err := os.Symlink(target, filepath.Join(w, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(w, "p6.md"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	return r
+}
+
+var waveDirWarnings = []string{
+	"wave-1/loopdir: symlink to a directory; not read, its URLs are not extracted",
+	"wave-1/p2.md: symlink; not read, its URLs are not extracted",
+	"wave-1/p3.md: dangling symlink; not read, its URLs are not extracted",
+	"wave-1/p4.md: symlink loop; not read, its URLs are not extracted",
+	"wave-1/p5.md: symlink loop; not read, its URLs are not extracted",
+	"wave-1/p6.md: named pipe (FIFO); not read, its URLs are not extracted",
+	"wave-1/sub: symlink to a directory; not read, its URLs are not extracted",
+}
+
+// TestExtractWarnsAboutSkippedEntries is issue 10 item 8: symlinked wave
+// files, dangling links, loops and FIFOs were skipped silently, so Gate C
+// ran on a subset. They are still not read (a link may lead out of the run
+// root; a FIFO blocks), but each is named in the result and the audit log.
+func TestExtractWarnsAboutSkippedEntries(t *testing.T) {
+	r := waveDirEntries(t)
+	res, err := newEngine().Extract(bg, ExtractArgs{ManifestPath: r.Manifest, Reason: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TotalFound != 1 || !slices.Equal(res.Warnings, waveDirWarnings) {
+		t.Errorf("total_found %d, warnings:\n%s\nwant\n%s", res.TotalFound, strings.Join(res.Warnings, "\n"), strings.Join(waveDirWarnings, "\n"))
+	}
+	var line struct {
+		Kind     string   `json:"kind"`
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(readFile(t, r.path("logs/audit.jsonl")))), &line); err != nil {
+		t.Fatal(err)
+	}
+	if line.Kind != "citations_extract_urls" || !slices.Equal(line.Warnings, waveDirWarnings) {
+		t.Errorf("audit line %+v", line)
+	}
+}
+
+// TestRunWarnsAboutSkippedEntries: the run summary's warnings and the
+// run's audit and events carry the same warnings.
+func TestRunWarnsAboutSkippedEntries(t *testing.T) {
+	r := waveDirEntries(t)
+	writeFile(t, r.path("offline-fixtures.json"), `{"https://example.org/a": "valid"}`)
+	sum, events, err := collect(t, newEngine(), bg, RunArgs{ManifestPath: r.Manifest}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(sum.Warnings, waveDirWarnings) {
+		t.Errorf("summary warnings:\n%s", strings.Join(sum.Warnings, "\n"))
+	}
+	var evs []string
+	for _, ev := range events {
+		if ev.Kind == EventWarning {
+			evs = append(evs, ev.Detail)
+		}
+	}
+	if !slices.Equal(evs, waveDirWarnings) {
+		t.Errorf("warning events:\n%s", strings.Join(evs, "\n"))
+	}
+	if audit := readFile(t, r.path("logs/audit.jsonl")); !strings.Contains(audit, `"wave-1/p6.md: named pipe (FIFO); not read, its URLs are not extracted"`) {
+		t.Errorf("audit log lacks the warnings:\n%s", audit)
+	}
+}
+
+// TestExtractNoWarningsByDefault: an ordinary run's result and audit line
+// are as before, with no warnings key.
+func TestExtractNoWarningsByDefault(t *testing.T) {
+	r := newRun(t, runSpec{Files: map[string]string{"wave-1/p1.md": "## Sources\n\n- https://example.org/a\n"}})
+	res, err := newEngine().Extract(bg, ExtractArgs{ManifestPath: r.Manifest, Reason: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Warnings != nil || strings.Contains(readFile(t, r.path("logs/audit.jsonl")), "warnings") ||
+		strings.Contains(mustJSON(t, res), "warnings") {
+		t.Errorf("warnings where there are none: %+v", res)
 	}
 }
