@@ -95,6 +95,70 @@ type extraction struct {
 	digest  string
 	// warnings name the wave directory entries that were skipped.
 	warnings []string
+	// scanned is what each wave file gave, with the link texts (see
+	// linkTexts).
+	scanned []scannedFile
+}
+
+// scannedFile is one wave file's provenance items and, beside each, the
+// markdown text of its link (parse.Link.Text), which the classifier compares
+// with the page. The texts stay in memory: found-by.json keeps the
+// reference's fields.
+type scannedFile struct {
+	items []FoundByItem
+	texts []string
+}
+
+// linkTexts maps a provenance item, as found-by.json identifies it, to the
+// markdown text of its link.
+type linkTexts map[linkTextKey]string
+
+// linkTexts indexes the provenance items' link texts. Only the live ladder
+// needs them, so a run builds the index only then.
+func (x *extraction) linkTexts() linkTexts {
+	t := make(linkTexts, len(x.foundBy.Items))
+	for _, f := range x.scanned {
+		for i, it := range f.items {
+			t.add(it, f.texts[i])
+		}
+	}
+	return t
+}
+
+type linkTextKey struct{ artifactPath, urlOriginal, sourceLine string }
+
+// add records the first text seen for an item.
+func (t linkTexts) add(it FoundByItem, text string) {
+	k := linkTextKey{it.ArtifactPath, it.URLOriginal, it.SourceLine}
+	if _, ok := t[k]; !ok {
+		t[k] = text
+	}
+}
+
+// lookup returns the text of the link an entry points at: the one recorded
+// at extraction, or, when the wave file has changed since, the text of the
+// link to url on the stored source line.
+func (t linkTexts) lookup(e FoundByEntry, url string) string {
+	if text, ok := t[linkTextKey{e.ArtifactPath, url, e.SourceLine}]; ok {
+		return text
+	}
+	return linkTextOnLine(e.SourceLine, url)
+}
+
+// linkTextOnLine parses a stored source line on its own and returns the
+// text of its link to url (compared redacted, as url is). A line cut at
+// maxSourceLine or a reference link defined elsewhere yields "".
+func linkTextOnLine(line, url string) string {
+	links, err := parse.Sources(context.Background(), []byte("## Sources\n\n"+line+"\n"))
+	if err != nil {
+		return ""
+	}
+	for _, l := range links {
+		if u, _ := netguard.RedactURL(l.URL); u == url {
+			return l.Text
+		}
+	}
+	return ""
 }
 
 type waveFile struct {
@@ -139,14 +203,14 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool) (*ext
 		return nil, err
 	}
 
-	x := &extraction{raw: map[string]string{}, warnings: w.warnings}
+	x := &extraction{raw: map[string]string{}, warnings: w.warnings, scanned: perFile}
 	seen := map[string]int{} // url → provenance items kept
 	var items []FoundByItem
 	for _, found := range perFile {
 		if err := ctx.Err(); err != nil {
 			return nil, cancelled()
 		}
-		for _, it := range found {
+		for _, it := range found.items {
 			x.totalFound++
 			n, ok := seen[it.URLOriginal]
 			if !ok {
@@ -182,11 +246,13 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool) (*ext
 }
 
 // recoverOriginals re-reads the wave files named by provenance to get back
-// the URLs as they were written: every artifact holds them redacted, but the
-// direct rung must request the real URL. Unreadable files are skipped; their
-// URLs are then fetched in redacted form.
-func recoverOriginals(ctx context.Context, run *Run, items []FoundByItem) map[string]string {
-	out := map[string]string{}
+// the URLs as they were written, and each link's text: every artifact holds
+// the URLs redacted, but the direct rung must request the real URL, and
+// found-by.json has no link text. Unreadable files are skipped; their URLs
+// are then fetched in redacted form, and their texts read from the stored
+// source lines.
+func recoverOriginals(ctx context.Context, run *Run, items []FoundByItem) (map[string]string, linkTexts) {
+	out, texts := map[string]string{}, linkTexts{}
 	done := map[string]bool{}
 	for _, it := range items {
 		if it.ArtifactPath == "" || done[it.ArtifactPath] {
@@ -205,14 +271,16 @@ func recoverOriginals(ctx context.Context, run *Run, items []FoundByItem) map[st
 		if err != nil {
 			continue
 		}
+		redactLine := newLineRedactor(netguard.RedactText)
 		for _, l := range links {
 			u, _ := netguard.RedactURL(l.URL)
 			if _, ok := out[u]; !ok {
 				out[u] = l.URL
 			}
+			texts.add(FoundByItem{ArtifactPath: it.ArtifactPath, URLOriginal: u, SourceLine: redactLine(l.Line, l.SourceLine)}, l.Text)
 		}
 	}
-	return out
+	return out, texts
 }
 
 // sortFoundBy orders provenance by (url_original, wave, perspective_id) in
@@ -322,8 +390,8 @@ func skippedEntry(path string, d os.DirEntry, md bool) string {
 }
 
 // scanFiles reads and parses the files in parallel, keeping file order.
-func (e *Engine) scanFiles(ctx context.Context, root string, files []waveFile) ([][]FoundByItem, error) {
-	out := make([][]FoundByItem, len(files))
+func (e *Engine) scanFiles(ctx context.Context, root string, files []waveFile) ([]scannedFile, error) {
+	out := make([]scannedFile, len(files))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	redact := e.redactText
@@ -335,8 +403,8 @@ func (e *Engine) scanFiles(ctx context.Context, root string, files []waveFile) (
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			items, err := scanFile(gctx, root, f, redact)
-			out[i] = items
+			found, err := scanFile(gctx, root, f, redact)
+			out[i] = found
 			return err
 		})
 	}
@@ -363,22 +431,23 @@ func newLineRedactor(redact func(string) string) func(line int, text string) str
 	}
 }
 
-func scanFile(ctx context.Context, root string, f waveFile, redact func(string) string) ([]FoundByItem, error) {
+func scanFile(ctx context.Context, root string, f waveFile, redact func(string) string) (scannedFile, error) {
+	var out scannedFile
 	data, err := fsx.ReadLimited(f.abs, maxWaveFileBytes)
 	if err != nil {
-		return nil, readError("wave file", f.abs, "wave file missing", err)
+		return out, readError("wave file", f.abs, "wave file missing", err)
 	}
 	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
-		return nil, newError(CodeInvalidInput, "wave file is not UTF-8 text", map[string]any{"path": f.abs})
+		return out, newError(CodeInvalidInput, "wave file is not UTF-8 text", map[string]any{"path": f.abs})
 	}
 	links, err := parse.Sources(ctx, data)
 	if err != nil {
 		var limit *parse.LimitError
 		if errors.As(err, &limit) {
-			return nil, newError(CodeInvalidInput, "wave file too complex to parse",
+			return out, newError(CodeInvalidInput, "wave file too complex to parse",
 				map[string]any{"path": f.abs, "line": limit.Line, "reason": limit.Reason})
 		}
-		return nil, err
+		return out, err
 	}
 	base := filepath.Base(f.abs)
 	pid := strings.TrimSuffix(base, filepath.Ext(base))
@@ -389,11 +458,10 @@ func scanFile(ctx context.Context, root string, f waveFile, redact func(string) 
 	}
 	seen := map[lineURL]bool{}
 	sourceLine := newLineRedactor(redact)
-	var items []FoundByItem
 	for i, l := range links {
 		if i%1024 == 1023 {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return scannedFile{}, err
 			}
 		}
 		u, _ := netguard.RedactURL(l.URL)
@@ -404,13 +472,14 @@ func scanFile(ctx context.Context, root string, f waveFile, redact func(string) 
 			continue
 		}
 		seen[k] = true
-		items = append(items, FoundByItem{
+		out.items = append(out.items, FoundByItem{
 			URLOriginal: u, Wave: f.wave, PerspectiveID: pid,
 			SourceLine: sourceLine(l.Line, l.SourceLine),
-			Ordinal:    len(items) + 1, ArtifactPath: rel, raw: l.URL,
+			Ordinal:    len(out.items) + 1, ArtifactPath: rel, raw: l.URL,
 		})
+		out.texts = append(out.texts, l.Text)
 	}
-	return items, nil
+	return out, nil
 }
 
 // truncate cuts s to at most n bytes on a rune boundary, marking the cut.

@@ -74,9 +74,9 @@ func BenchmarkExtractManyLinksOneLine(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		items, err := scanFile(bg, dir, waveFile{wave: "wave-1", abs: wave}, netguard.RedactText)
-		if err != nil || len(items) != 8000 {
-			b.Fatalf("%d items, %v", len(items), err)
+		found, err := scanFile(bg, dir, waveFile{wave: "wave-1", abs: wave}, netguard.RedactText)
+		if err != nil || len(found.items) != 8000 {
+			b.Fatalf("%d items, %v", len(found.items), err)
 		}
 	}
 }
@@ -244,5 +244,44 @@ func TestExtractNoWarningsByDefault(t *testing.T) {
 	if res.Warnings != nil || strings.Contains(readFile(t, r.path("logs/audit.jsonl")), "warnings") ||
 		strings.Contains(mustJSON(t, res), "warnings") {
 		t.Errorf("warnings where there are none: %+v", res)
+	}
+}
+
+// TestLinkTextPerLink is issue 10 item 13: the second link on a Sources line
+// got the first link's text, which the classifier compares with the page.
+// Each citation now carries its own link's text, whether the provenance is
+// in memory (run), recovered from the wave files (validate), or only the
+// stored source line is left.
+func TestLinkTextPerLink(t *testing.T) {
+	r := newRun(t, runSpec{Files: map[string]string{"wave-1/p1.md": "# P1\n\n## Sources\n\n" +
+		"- [Alpha report](https://a.example/1) and [Beta *study*](https://b.example/2), also https://c.example/3\n"}})
+	run, err := LoadRun(r.Manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := newEngine().extract(bg, run, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"https://a.example/1": "Alpha report", "https://b.example/2": "Beta study", "https://c.example/3": ""}
+	prov := provenance(x.foundBy.Items)
+	recovered, recoveredTexts := recoverOriginals(bg, run, x.foundBy.Items)
+	for _, lc := range []struct {
+		name string
+		lc   liveContext
+	}{
+		{"run", liveContext{originals: x.raw, texts: x.linkTexts()}},
+		{"validate", liveContext{originals: recovered, texts: recoveredTexts}},
+		{"source line only", liveContext{}},
+	} {
+		for i, u := range x.unique {
+			it := newLiveItem(i, workItem{rep: URLMapItem{URLOriginal: u, NormalizedURL: u}, originals: []string{u}}, lc.lc, prov)
+			if it.citation.LinkText != want[u] {
+				t.Errorf("%s: %s has link text %q; want %q", lc.name, u, it.citation.LinkText, want[u])
+			}
+			if !strings.HasPrefix(it.citation.SourceLine, "- [Alpha report]") {
+				t.Errorf("%s: %s source line %q", lc.name, u, it.citation.SourceLine)
+			}
+		}
 	}
 }

@@ -133,7 +133,11 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	if err := stage("validate"); err != nil {
 		return nil, err
 	}
-	v, err := e.validate(ctx, run, in.cfg, nz.urlMap.Items, in.offline, in.online, x.foundBy.Items, liveContext{originals: x.raw, keep: keep}, em)
+	lc := liveContext{originals: x.raw, keep: keep}
+	if in.cfg.mode == ModeOnline && !in.cfg.onlineDryRun {
+		lc.texts = x.linkTexts()
+	}
+	v, err := e.validate(ctx, run, in.cfg, nz.urlMap.Items, in.offline, in.online, x.foundBy.Items, lc, em)
 	if err != nil {
 		return nil, err
 	}
