@@ -194,7 +194,7 @@ func outline(ctx context.Context, src []byte, lim *limits, m *meter) (refStore, 
 		open = -1
 		ref := headingRef{start: b.start, stop: trimBlankTail(src, b.start, b.end)}
 		text := headingSource(h, src[b.base:])
-		if ref.stop-ref.start > lim.maxHeadingBytes || !mightReadSources(text) {
+		if len(text) > lim.maxHeadingBytes || !mightReadSources(text) {
 			return nil
 		}
 		if slices.ContainsFunc(text, func(c byte) bool { return inlineSpecial[c] }) {

@@ -26,7 +26,7 @@ func with(f func(*limits)) *limits {
 // windowed makes every window a few lines, so that nearly every block of a
 // small file is reached through a restart.
 func windowed(n int) *limits {
-	return with(func(l *limits) { l.windowLines, l.maxBlockLines = n, 1<<20 })
+	return with(func(l *limits) { l.wholeLines, l.windowLines, l.maxBlockLines = 0, n, 1<<20 })
 }
 
 // piecewise reads every Sources block piece by piece.
@@ -470,4 +470,20 @@ func FuzzSourcesWindowed(f *testing.F) {
 			t.Fatalf("windowed parse differs:%s", diffLinks(got, want))
 		}
 	})
+}
+
+// TestSourcesSmallFileOneParse: a wave file of the usual size is parsed
+// once, whole, as before the limits; the windowed path is for the rest.
+func TestSourcesSmallFileOneParse(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(goldenDir, "realistic-wave.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, m, err := meteredSources(context.Background(), src, &defaultLimits)
+	if err != nil || m.parses != 1 || m.bytes != len(src) {
+		t.Errorf("%d parses of %d bytes (%v); want one of %d", m.parses, m.bytes, err, len(src))
+	}
+	if _, m, _ := meteredSources(context.Background(), src, windowed(256)); m.parses < 2 {
+		t.Errorf("windowed: %d parses", m.parses)
+	}
 }

@@ -107,6 +107,17 @@ func inlineCost(b topBlock, src []byte) (cost, longest int) {
 	return cost, longest
 }
 
+// inlineCostBound bounds inlineCost over every block of src at once.
+func inlineCostBound(src []byte) int {
+	specials := 0
+	for _, c := range src {
+		if inlineSpecial[c] {
+			specials++
+		}
+	}
+	return (specials + 1) * len(src)
+}
+
 // isLeaf reports a block whose lines goldmark parses as inline text:
 // paragraphs, headings, table cells.
 func isLeaf(n ast.Node) bool {

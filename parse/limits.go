@@ -39,6 +39,11 @@ func (e *LimitError) Error() string {
 // exactly), and only Sources sections are inline-parsed, within a budget.
 // Tests shrink these to exercise every path on small inputs.
 type limits struct {
+	// wholeLines: a file of fewer lines whose inline cost is bounded by
+	// exactBudget (see inlineCostBound) is parsed in one piece, as before
+	// the limits; it is what real wave files are. At most
+	// maxDefinitionLines, so that both paths refuse the same files.
+	wholeLines int
 	// windowLines is how many lines one block-structure parse reads.
 	windowLines int
 	// maxBlockLines is the longest top-level block (list, block quote,
@@ -54,8 +59,9 @@ type limits struct {
 	// reference definition: goldmark takes definitions out of a paragraph
 	// in time quadratic in its lines.
 	maxDefinitionLines int
-	// maxHeadingBytes: a longer heading is never a Sources heading (it
-	// would have to render as the one word from over a kilobyte of markup).
+	// maxHeadingBytes: a heading with more markdown text than this is
+	// never a Sources heading (it would have to render as the one word
+	// from over a kilobyte of markup).
 	maxHeadingBytes int
 	// exactBudget is the inline work (see inlineCost) spent parsing
 	// Sources blocks whole; blocks beyond it are read piecewise.
@@ -72,6 +78,7 @@ type limits struct {
 }
 
 var defaultLimits = limits{
+	wholeLines:         4096,
 	windowLines:        256,
 	maxBlockLines:      65536,
 	maxNesting:         64,

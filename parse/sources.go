@@ -102,6 +102,15 @@ func sources(ctx context.Context, src []byte, lim *limits) ([]Link, error) {
 // meteredSources is Sources with its limits given and its work reported.
 func meteredSources(ctx context.Context, src []byte, lim *limits) ([]Link, meter, error) {
 	x := &extractor{src: src, lim: lim}
+	if bytes.Count(src, []byte{'\n'}) < lim.wholeLines {
+		if cost := inlineCostBound(src); cost <= lim.exactBudget {
+			x.exactSpent = cost
+			if err := x.whole(ctx); err != nil {
+				return nil, x.meter, err
+			}
+			return x.links, x.meter, nil
+		}
+	}
 	refs, sections, err := outline(ctx, src, lim, &x.meter)
 	if err != nil {
 		return nil, x.meter, err
@@ -116,6 +125,32 @@ func meteredSources(ctx context.Context, src []byte, lim *limits) ([]Link, meter
 		return nil, x.meter, err
 	}
 	return x.links, x.meter, nil
+}
+
+// whole is Sources for a small file whose inline work is bounded by the
+// budget however it is spread: one parse of the whole document, with
+// inline syntax, as CommonMark defines it. (The windowed path gives the same
+// links; the tests hold both to this one.)
+func (x *extractor) whole(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	doc, err := parseLimited(&x.meter, fullParser, x.src, newLimitedContext(x.lim), x.src, 0)
+	if err != nil {
+		return err
+	}
+	x.cur = x.src
+	in := false
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok {
+			in = len(headingSource(h, x.src)) <= x.lim.maxHeadingBytes && isSourcesHeading(h, x.src)
+			continue
+		}
+		if in {
+			x.block(n)
+		}
+	}
+	return x.flush(ctx)
 }
 
 // isSourcesHeading compares the heading's rendered text, so closing #s,

@@ -626,32 +626,42 @@ func FuzzSources(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		lines := strings.Split(string(src), "\n")
-		prev := 1
-		links, err := Sources(context.Background(), src)
-		var limit *LimitError
-		if err != nil && !errors.As(err, &limit) {
-			t.Fatalf("Sources: %v", err)
-		}
-		for _, l := range links {
-			if l.Line < prev {
-				t.Fatalf("link on line %d reported after one on line %d", l.Line, prev)
+		// The invariants hold whole and piecewise (see limits).
+		for _, lim := range []*limits{&defaultLimits, piecewise} {
+			links, err := sources(context.Background(), src, lim)
+			var limit *LimitError
+			if err != nil && !errors.As(err, &limit) {
+				t.Fatalf("Sources: %v", err)
 			}
-			prev = l.Line
-			if c, err := Canonical(l.URL); err != nil || c != l.URL {
-				t.Fatalf("URL %q is not canonical: %q, %v", l.URL, c, err)
-			}
-			if l.Line < 1 || l.Line > len(lines) {
-				t.Fatalf("line %d out of range 1..%d", l.Line, len(lines))
-			}
-			if want := strings.TrimSpace(lines[l.Line-1]); l.SourceLine != want {
-				t.Fatalf("source line %q; line %d is %q", l.SourceLine, l.Line, want)
-			}
-			if l.Kind < KindInline || l.Kind > KindBare {
-				t.Fatalf("kind %d", l.Kind)
-			}
+			checkLinks(t, src, links)
 		}
 	})
+}
+
+// checkLinks asserts what holds of any Sources result: lines in order and
+// in range, each with its trimmed text, canonical URLs, known kinds.
+func checkLinks(t *testing.T, src []byte, links []Link) {
+	t.Helper()
+	lines := strings.Split(string(src), "\n")
+	prev := 1
+	for _, l := range links {
+		if l.Line < prev {
+			t.Fatalf("link on line %d reported after one on line %d", l.Line, prev)
+		}
+		prev = l.Line
+		if c, err := Canonical(l.URL); err != nil || c != l.URL {
+			t.Fatalf("URL %q is not canonical: %q, %v", l.URL, c, err)
+		}
+		if l.Line < 1 || l.Line > len(lines) {
+			t.Fatalf("line %d out of range 1..%d", l.Line, len(lines))
+		}
+		if want := strings.TrimSpace(lines[l.Line-1]); l.SourceLine != want {
+			t.Fatalf("source line %q; line %d is %q", l.SourceLine, l.Line, want)
+		}
+		if l.Kind < KindInline || l.Kind > KindBare {
+			t.Fatalf("kind %d", l.Kind)
+		}
+	}
 }
 
 // benchWave builds a wave file shaped like the real ones: a Findings section
