@@ -14,6 +14,8 @@ type extractAudit struct {
 	TotalFound        int    `json:"total_found"`
 	UniqueFound       int    `json:"unique_found"`
 	InputsDigest      string `json:"inputs_digest"`
+	// Warnings are ours: wave directory entries that were not read.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 type normalizeAudit struct {
@@ -42,7 +44,7 @@ type renderAudit struct {
 
 func (e *Engine) auditExtract(run *Run, reason string, res *ExtractResult) {
 	run.audit(extractAudit{e.nowISO(), "citations_extract_urls", res.RunID, redactReason(reason),
-		res.ExtractedURLsPath, res.FoundByPath, res.TotalFound, res.UniqueFound, res.InputsDigest})
+		res.ExtractedURLsPath, res.FoundByPath, res.TotalFound, res.UniqueFound, res.InputsDigest, res.Warnings})
 }
 
 func (e *Engine) auditNormalize(run *Run, reason string, res *NormalizeResult) {

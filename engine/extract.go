@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
@@ -51,6 +53,10 @@ type ExtractResult struct {
 	TotalFound        int    `json:"total_found"`
 	UniqueFound       int    `json:"unique_found"`
 	InputsDigest      string `json:"inputs_digest"`
+	// Warnings name the entries of the wave directories that were not
+	// read (symlinks, FIFOs and other irregular files; see walkMarkdown),
+	// so that a Gate C computed without them does not pass silently.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // FoundByItem is one provenance pointer in found-by.json. ArtifactPath is our
@@ -95,6 +101,72 @@ type extraction struct {
 	raw     map[string]string
 	foundBy FoundByDoc
 	digest  string
+	// warnings name the wave directory entries that were skipped.
+	warnings []string
+	// scanned is what each wave file gave, with the link texts (see
+	// linkTexts).
+	scanned []scannedFile
+}
+
+// scannedFile is one wave file's provenance items and, beside each, the
+// markdown text of its link (parse.Link.Text), which the classifier compares
+// with the page. The texts stay in memory: found-by.json keeps the
+// reference's fields.
+type scannedFile struct {
+	items []FoundByItem
+	texts []string
+}
+
+// linkTexts maps a provenance item, as found-by.json identifies it, to the
+// markdown text of its link.
+type linkTexts map[linkTextKey]string
+
+// linkTexts indexes the provenance items' link texts. Only the live ladder
+// needs them, so a run builds the index only then.
+func (x *extraction) linkTexts() linkTexts {
+	t := make(linkTexts, len(x.foundBy.Items))
+	for _, f := range x.scanned {
+		for i, it := range f.items {
+			t.add(it, f.texts[i])
+		}
+	}
+	return t
+}
+
+type linkTextKey struct{ artifactPath, urlOriginal, sourceLine string }
+
+// add records the first text seen for an item.
+func (t linkTexts) add(it FoundByItem, text string) {
+	k := linkTextKey{it.ArtifactPath, it.URLOriginal, it.SourceLine}
+	if _, ok := t[k]; !ok {
+		t[k] = text
+	}
+}
+
+// lookup returns the text of the link an entry points at: the one recorded
+// at extraction, or, when the wave file has changed since, the text of the
+// link to url on the stored source line.
+func (t linkTexts) lookup(e FoundByEntry, url string) string {
+	if text, ok := t[linkTextKey{e.ArtifactPath, url, e.SourceLine}]; ok {
+		return text
+	}
+	return linkTextOnLine(e.SourceLine, url)
+}
+
+// linkTextOnLine parses a stored source line on its own and returns the
+// text of its link to url (compared redacted, as url is). A line cut at
+// maxSourceLine or a reference link defined elsewhere yields "".
+func linkTextOnLine(line, url string) string {
+	links, err := parse.Sources(context.Background(), []byte("## Sources\n\n"+line+"\n"))
+	if err != nil {
+		return ""
+	}
+	for _, l := range links {
+		if u, _ := netguard.RedactURL(l.URL); u == url {
+			return l.Text
+		}
+	}
+	return ""
 }
 
 type waveFile struct {
@@ -114,7 +186,7 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 	if werr != nil {
 		return nil, werr
 	}
-	var files []waveFile
+	var w walk
 	st, err := os.Stat(w1)
 	if err != nil || !st.IsDir() {
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -122,16 +194,17 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 		}
 		return nil, newError(CodeNotFound, "wave dir missing", map[string]any{"wave_dir": orDefault(paths.Wave1Dir, "wave-1"), "path": w1})
 	}
-	if files, err = walkMarkdown(w1, "wave-1", files); err != nil {
+	if err = w.markdown(run.Root, w1, "wave-1"); err != nil {
 		return nil, readError("wave dir", w1, "wave dir missing", err)
 	}
 	if includeWave2 {
 		if st, err := os.Stat(w2); err == nil && st.IsDir() {
-			if files, err = walkMarkdown(w2, "wave-2", files); err != nil {
+			if err = w.markdown(run.Root, w2, "wave-2"); err != nil {
 				return nil, readError("wave dir", w2, "wave dir missing", err)
 			}
 		}
 	}
+	files := w.files
 	icu.SortBy(files, func(f waveFile) string { return f.abs })
 
 	perFile, err := e.scanFiles(ctx, run.Root, files, parse.SourcesOptions{Titles: titles})
@@ -139,11 +212,14 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 		return nil, err
 	}
 
-	x := &extraction{raw: map[string]string{}}
+	x := &extraction{raw: map[string]string{}, warnings: w.warnings, scanned: perFile}
 	seen := map[string]int{} // url → provenance items kept
 	var items []FoundByItem
 	for _, found := range perFile {
-		for _, it := range found {
+		if err := ctx.Err(); err != nil {
+			return nil, cancelled()
+		}
+		for _, it := range found.items {
 			x.totalFound++
 			n, ok := seen[it.URLOriginal]
 			if !ok {
@@ -179,13 +255,16 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 }
 
 // recoverOriginals re-reads the wave files named by provenance to get back
-// the URLs as they were written: every artifact holds them redacted, but the
-// direct rung must request the real URL. Unreadable files are skipped; their
-// URLs are then fetched in redacted form, and so are those of a section that
-// extract read only because of a title given on its command line: titles
-// reaches validate only through run-config.json.
-func recoverOriginals(run *Run, items []FoundByItem, titles []string) map[string]string {
-	out := map[string]string{}
+// the URLs as they were written, and each link's text: every artifact holds
+// the URLs redacted, but the direct rung must request the real URL, and
+// found-by.json has no link text. Unreadable files are skipped; their URLs
+// are then fetched in redacted form, and their texts read from the stored
+// source lines. titles are the further Sources titles of run-config.json
+// (source_section_titles): a section extract read only because of a title
+// given on its command line is not found again, and its URLs are fetched in
+// redacted form.
+func recoverOriginals(ctx context.Context, run *Run, items []FoundByItem, titles []string) (map[string]string, linkTexts) {
+	out, texts := map[string]string{}, linkTexts{}
 	done := map[string]bool{}
 	for _, it := range items {
 		if it.ArtifactPath == "" || done[it.ArtifactPath] {
@@ -200,14 +279,20 @@ func recoverOriginals(run *Run, items []FoundByItem, titles []string) map[string
 		if err != nil {
 			continue
 		}
-		for _, l := range parse.SourcesWith(data, parse.SourcesOptions{Titles: titles}) {
+		links, err := parse.SourcesWith(ctx, data, parse.SourcesOptions{Titles: titles})
+		if err != nil {
+			continue
+		}
+		redactLine := newLineRedactor(netguard.RedactText)
+		for _, l := range links {
 			u, _ := netguard.RedactURL(l.URL)
 			if _, ok := out[u]; !ok {
 				out[u] = l.URL
 			}
+			texts.add(FoundByItem{ArtifactPath: it.ArtifactPath, URLOriginal: u, SourceLine: redactLine(l.Line, l.SourceLine)}, l.Text)
 		}
 	}
-	return out
+	return out, texts
 }
 
 // sortFoundBy orders provenance by (url_original, wave, perspective_id) in
@@ -239,41 +324,99 @@ func orDefault(v, d string) string {
 	return v
 }
 
-// walkMarkdown appends the regular *.md files under dir (recursively,
-// directory entries in collation order). Symlinks are neither followed nor
-// included, so a symlink loop cannot trap the walk.
-func walkMarkdown(dir, wave string, acc []waveFile) ([]waveFile, error) {
+// walk collects the wave files of the wave directories, and a warning for
+// every entry it will not read.
+type walk struct {
+	files    []waveFile
+	warnings []string
+}
+
+// markdown appends the regular *.md files under dir (recursively, directory
+// entries in collation order). Symlinks are neither followed nor included: a
+// link may point outside the run root, and a symlink loop cannot trap the
+// walk. Named pipes, sockets and devices are not read either: opening a FIFO
+// blocks. Each such entry that would otherwise have been read (a *.md name,
+// or a link to a directory) gets a warning, so that Gate C on the rest does
+// not pass silently on a subset.
+func (w *walk) markdown(root, dir, wave string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return acc, err
+		return err
 	}
 	icu.SortBy(entries, func(d os.DirEntry) string { return d.Name() })
 	for _, d := range entries {
 		p := filepath.Join(dir, d.Name())
+		md := strings.HasSuffix(strings.ToLower(d.Name()), ".md")
 		switch {
 		case d.IsDir():
-			if acc, err = walkMarkdown(p, wave, acc); err != nil {
-				return acc, err
+			if err = w.markdown(root, p, wave); err != nil {
+				return err
 			}
-		case d.Type().IsRegular() && strings.HasSuffix(strings.ToLower(d.Name()), ".md"):
-			acc = append(acc, waveFile{wave: wave, abs: p})
+		case d.Type().IsRegular():
+			if md {
+				w.files = append(w.files, waveFile{wave: wave, abs: p})
+			}
+		default:
+			if why := skippedEntry(p, d, md); why != "" {
+				w.warnings = append(w.warnings, relPOSIX(root, p)+": "+why+"; not read, its URLs are not extracted")
+			}
 		}
 	}
-	return acc, nil
+	return nil
+}
+
+// skippedEntry says what an irregular entry is, or "" when it is nothing a
+// wave file could be (a link to a file not named *.md, say).
+func skippedEntry(path string, d os.DirEntry, md bool) string {
+	if d.Type()&fs.ModeSymlink != 0 {
+		st, err := os.Stat(path)
+		switch {
+		case errors.Is(err, syscall.ELOOP):
+			if md {
+				return "symlink loop"
+			}
+		case err != nil:
+			if md {
+				return "dangling symlink"
+			}
+		case st.IsDir():
+			return "symlink to a directory"
+		case md:
+			return "symlink"
+		}
+		return ""
+	}
+	if !md {
+		return ""
+	}
+	switch t := d.Type(); {
+	case t&fs.ModeNamedPipe != 0:
+		return "named pipe (FIFO)"
+	case t&fs.ModeSocket != 0:
+		return "socket"
+	case t&fs.ModeDevice != 0:
+		return "device file"
+	default:
+		return "not a regular file"
+	}
 }
 
 // scanFiles reads and parses the files in parallel, keeping file order.
-func (e *Engine) scanFiles(ctx context.Context, root string, files []waveFile, opt parse.SourcesOptions) ([][]FoundByItem, error) {
-	out := make([][]FoundByItem, len(files))
+func (e *Engine) scanFiles(ctx context.Context, root string, files []waveFile, opt parse.SourcesOptions) ([]scannedFile, error) {
+	out := make([]scannedFile, len(files))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
+	redact := e.redactText
+	if redact == nil {
+		redact = netguard.RedactText
+	}
 	for i, f := range files {
 		g.Go(func() error {
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			items, err := scanFile(root, f, opt)
-			out[i] = items
+			found, err := scanFile(gctx, root, f, opt, redact)
+			out[i] = found
 			return err
 		})
 	}
@@ -286,13 +429,37 @@ func (e *Engine) scanFiles(ctx context.Context, root string, files []waveFile, o
 	return out, nil
 }
 
-func scanFile(root string, f waveFile, opt parse.SourcesOptions) ([]FoundByItem, error) {
+// newLineRedactor returns a function that redacts and truncates a source
+// line once per line: the links of one line come together, and redacting a
+// long line once per link was quadratic (8,000 URLs on one 220 KB line took
+// 43 s).
+func newLineRedactor(redact func(string) string) func(line int, text string) string {
+	last, lastText := 0, ""
+	return func(line int, text string) string {
+		if line != last {
+			last, lastText = line, truncate(redact(text), maxSourceLine)
+		}
+		return lastText
+	}
+}
+
+func scanFile(ctx context.Context, root string, f waveFile, opt parse.SourcesOptions, redact func(string) string) (scannedFile, error) {
+	var out scannedFile
 	data, err := fsx.ReadLimited(f.abs, maxWaveFileBytes)
 	if err != nil {
-		return nil, readError("wave file", f.abs, "wave file missing", err)
+		return out, readError("wave file", f.abs, "wave file missing", err)
 	}
 	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
-		return nil, newError(CodeInvalidInput, "wave file is not UTF-8 text", map[string]any{"path": f.abs})
+		return out, newError(CodeInvalidInput, "wave file is not UTF-8 text", map[string]any{"path": f.abs})
+	}
+	links, err := parse.SourcesWith(ctx, data, opt)
+	if err != nil {
+		var limit *parse.LimitError
+		if errors.As(err, &limit) {
+			return out, newError(CodeInvalidInput, "wave file too complex to parse",
+				map[string]any{"path": f.abs, "line": limit.Line, "reason": limit.Reason})
+		}
+		return out, err
 	}
 	base := filepath.Base(f.abs)
 	pid := strings.TrimSuffix(base, filepath.Ext(base))
@@ -302,8 +469,13 @@ func scanFile(root string, f waveFile, opt parse.SourcesOptions) ([]FoundByItem,
 		url  string
 	}
 	seen := map[lineURL]bool{}
-	var items []FoundByItem
-	for _, l := range parse.SourcesWith(data, opt) {
+	sourceLine := newLineRedactor(redact)
+	for i, l := range links {
+		if i%1024 == 1023 {
+			if err := ctx.Err(); err != nil {
+				return scannedFile{}, err
+			}
+		}
 		u, _ := netguard.RedactURL(l.URL)
 		// Redaction can make two URLs on one line identical; keep the
 		// reference's per-line dedupe on what is actually written.
@@ -312,13 +484,14 @@ func scanFile(root string, f waveFile, opt parse.SourcesOptions) ([]FoundByItem,
 			continue
 		}
 		seen[k] = true
-		items = append(items, FoundByItem{
+		out.items = append(out.items, FoundByItem{
 			URLOriginal: u, Wave: f.wave, PerspectiveID: pid,
-			SourceLine: truncate(netguard.RedactText(l.SourceLine), maxSourceLine),
-			Ordinal:    len(items) + 1, ArtifactPath: rel, raw: l.URL,
+			SourceLine: sourceLine(l.Line, l.SourceLine),
+			Ordinal:    len(out.items) + 1, ArtifactPath: rel, raw: l.URL,
 		})
+		out.texts = append(out.texts, l.Text)
 	}
-	return items, nil
+	return out, nil
 }
 
 // truncate cuts s to at most n bytes on a rune boundary, marking the cut.
@@ -380,7 +553,7 @@ func (e *Engine) Extract(ctx context.Context, a ExtractArgs) (*ExtractResult, er
 		return nil, err
 	}
 	res := &ExtractResult{OK: true, RunID: run.Manifest.RunID, ExtractedURLsPath: extractedPath, FoundByPath: foundByPath,
-		TotalFound: x.totalFound, UniqueFound: len(x.unique), InputsDigest: x.digest}
+		TotalFound: x.totalFound, UniqueFound: len(x.unique), InputsDigest: x.digest, Warnings: x.warnings}
 	e.auditExtract(run, a.Reason, res)
 	return res, nil
 }

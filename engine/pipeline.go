@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -74,8 +75,9 @@ type RunSummary struct {
 	InputsDigests    map[string]string `json:"inputs_digests"`
 	// Verify is the --verify step's result (citations/verify.json).
 	Verify *VerifyResult `json:"verify,omitempty"`
-	// Warnings are configuration problems that did not stop the run (see
-	// engine.EventWarning).
+	// Warnings are problems that did not stop the run (see
+	// engine.EventWarning): wave directory entries that were not read,
+	// then provider configuration problems.
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -138,6 +140,11 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	if err != nil {
 		return nil, err
 	}
+	for _, w := range x.warnings {
+		if err := em.emit(ctx, Event{Kind: EventWarning, Detail: w}); err != nil {
+			return nil, err
+		}
+	}
 	if err := stage("normalize"); err != nil {
 		return nil, err
 	}
@@ -148,7 +155,11 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	if err := stage("validate"); err != nil {
 		return nil, err
 	}
-	v, err := e.validate(ctx, run, in.cfg, nz.urlMap.Items, in.offline, in.online, x.foundBy.Items, liveContext{originals: x.raw, keep: keep}, em)
+	lc := liveContext{originals: x.raw, keep: keep}
+	if in.cfg.mode == ModeOnline && !in.cfg.onlineDryRun {
+		lc.texts = x.linkTexts()
+	}
+	v, err := e.validate(ctx, run, in.cfg, nz.urlMap.Items, in.offline, in.online, x.foundBy.Items, lc, em)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +267,7 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	sum := &RunSummary{
 		OK: true, RunID: run.Manifest.RunID, Mode: in.cfg.mode, ModeSource: in.cfg.modeSource, ValidationTier: in.cfg.tier,
 		Artifacts: art, TotalFound: x.totalFound, UniqueFound: len(x.unique), UniqueNormalized: len(nz.normalized),
-		Counts: countStatuses(v.records), Warnings: v.warnings,
+		Counts: countStatuses(v.records), Warnings: append(slices.Clone(x.warnings), v.warnings...),
 		GateC: GateCSummary{Status: g.Status, Metrics: g.Metrics, Warnings: g.Update.C.Warnings, Notes: g.Update.C.Notes},
 		InputsDigests: map[string]string{"extract": x.digest, "normalize": nz.digest, "validate": v.digest,
 			"gate_c": g.InputsDigest, "render": renderDigest},
@@ -265,7 +276,7 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	if in.cfg.mode == ModeOnline {
 		sum.OnlineDryRun = &in.cfg.onlineDryRun
 	}
-	e.auditRun(run, reason, sum, vres, g, prevRev, gatesDoc.Revision, len(v.records), renderDigest)
+	e.auditRun(run, reason, sum, x.warnings, vres, g, prevRev, gatesDoc.Revision, len(v.records), renderDigest)
 	return sum, nil
 }
 
@@ -293,10 +304,10 @@ func keptRecords(citationsPath string, recheck []string) (map[string]Citation, e
 }
 
 // auditRun writes the same audit lines the individual tools would.
-func (e *Engine) auditRun(run *Run, reason string, sum *RunSummary, vres *ValidateResult, g *GateCResult, prevRev, newRev, rendered int, renderDigest string) {
+func (e *Engine) auditRun(run *Run, reason string, sum *RunSummary, extractWarnings []string, vres *ValidateResult, g *GateCResult, prevRev, newRev, rendered int, renderDigest string) {
 	a := sum.Artifacts
 	e.auditExtract(run, reason, &ExtractResult{RunID: sum.RunID, ExtractedURLsPath: a.ExtractedURLs, FoundByPath: a.FoundBy,
-		TotalFound: sum.TotalFound, UniqueFound: sum.UniqueFound, InputsDigest: sum.InputsDigests["extract"]})
+		TotalFound: sum.TotalFound, UniqueFound: sum.UniqueFound, InputsDigest: sum.InputsDigests["extract"], Warnings: extractWarnings})
 	e.auditNormalize(run, reason, &NormalizeResult{RunID: sum.RunID, NormalizedURLsPath: a.NormalizedURLs, URLMapPath: a.URLMap,
 		UniqueNormalized: sum.UniqueNormalized, InputsDigest: sum.InputsDigests["normalize"]})
 	e.auditValidate(run, reason, vres)

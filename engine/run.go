@@ -37,6 +37,9 @@ type Engine struct {
 	// the write phase, or wait there for a cancellation to arrive; nil in
 	// production.
 	CommitHook func(context.Context, fsx.Step)
+	// redactText redacts a wave's source lines; nil is netguard.RedactText.
+	// Tests count its calls.
+	redactText func(string) string
 }
 
 // New returns an Engine using the wall clock and a default guard.

@@ -177,10 +177,10 @@ func TestRecoverOriginalsTitles(t *testing.T) {
 		t.Fatal(err)
 	}
 	items := []FoundByItem{{URLOriginal: "https://ref.example/a?token=REDACTED", ArtifactPath: "wave-1/p1.md"}}
-	if got := recoverOriginals(run, items, nil); len(got) != 0 {
+	if got, _ := recoverOriginals(bg, run, items, nil); len(got) != 0 {
 		t.Errorf("without titles: %v", got)
 	}
-	got := recoverOriginals(run, items, []string{"References"})
+	got, _ := recoverOriginals(bg, run, items, []string{"References"})
 	if len(got) != 1 {
 		t.Fatalf("with titles: %v", got)
 	}

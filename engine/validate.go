@@ -201,10 +201,12 @@ func preLadder(cache *resultCache, it liveItem, tier string) (decision, bool) {
 }
 
 // newLiveItem prepares a URL for the ladder: the original to fetch (secrets
-// and all, from memory) and how the wave cited it.
-func newLiveItem(i int, w workItem, originals map[string]string, prov map[string][]FoundByEntry) liveItem {
+// and all, from memory) and how the wave cited it: the first provenance
+// entry's source line and the text of that very link (not the first link of
+// the line, which a second link on it used to get).
+func newLiveItem(i int, w workItem, lc liveContext, prov map[string][]FoundByEntry) liveItem {
 	it := liveItem{index: i, w: w, fetch: w.rep.URLOriginal}
-	if raw, ok := originals[w.rep.URLOriginal]; ok {
+	if raw, ok := lc.originals[w.rep.URLOriginal]; ok {
 		it.fetch = raw
 	}
 	// Anything redaction touched carried credentials of some kind.
@@ -212,25 +214,11 @@ func newLiveItem(i int, w workItem, originals map[string]string, prov map[string
 	for _, o := range w.originals {
 		if entries := prov[o]; len(entries) > 0 {
 			it.citation.SourceLine = entries[0].SourceLine
-			it.citation.LinkText = linkText(entries[0].SourceLine)
+			it.citation.LinkText = lc.texts.lookup(entries[0], o)
 			break
 		}
 	}
 	return it
-}
-
-// linkText is the text of the first markdown link on a source line, the
-// wave's own description of what it cites.
-func linkText(line string) string {
-	open := strings.IndexByte(line, '[')
-	if open < 0 {
-		return ""
-	}
-	end := strings.Index(line[open:], "](")
-	if end < 0 {
-		return ""
-	}
-	return strings.TrimSpace(line[open+1 : open+end])
 }
 
 // cache returns the result cache, or nil when none is configured.
@@ -293,6 +281,8 @@ func decide(guard *netguard.Guard, cfg *citationConfig, w workItem, offline, onl
 // original URLs (memory only) and, for a re-run, the earlier results to keep.
 type liveContext struct {
 	originals map[string]string
+	// texts are the link texts of the provenance items (memory only).
+	texts linkTexts
 	// keep maps normalized URLs to earlier records that are not checked
 	// again (a re-run of the blocked URLs keeps everything else).
 	keep map[string]Citation
@@ -315,7 +305,7 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 		}
 		var it liveItem
 		if !ok {
-			it = newLiveItem(i, w, lc.originals, prov)
+			it = newLiveItem(i, w, lc, prov)
 			d, ok = preLadder(cache, it, cfg.tier)
 		}
 		if ok {
@@ -603,11 +593,11 @@ func (e *Engine) Validate(ctx context.Context, a ValidateArgs, events chan<- Eve
 	if err := em.emit(ctx, Event{Kind: EventStage, Stage: "validate"}); err != nil {
 		return nil, err
 	}
-	var originals map[string]string
+	var lc liveContext
 	if in.cfg.mode == ModeOnline && !in.cfg.onlineDryRun {
-		originals = recoverOriginals(run, foundBy, in.cfg.sourceTitles)
+		lc.originals, lc.texts = recoverOriginals(ctx, run, foundBy, in.cfg.sourceTitles)
 	}
-	v, err := e.validate(ctx, run, in.cfg, urlMap, in.offline, in.online, foundBy, liveContext{originals: originals}, em)
+	v, err := e.validate(ctx, run, in.cfg, urlMap, in.offline, in.online, foundBy, lc, em)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package parse_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/citegate/citegate/parse"
@@ -17,7 +18,12 @@ Background: https://findings.example.com/not-a-source
 - https://en.wikipedia.org/wiki/Foo_(bar).
 - <https://example.org/a?utm_source=x&id=1>
 `)
-	for _, l := range parse.Sources(wave) {
+	links, err := parse.Sources(context.Background(), wave)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, l := range links {
 		fmt.Println(l.Line, l.Kind, l.URL)
 	}
 	// Output:
@@ -37,7 +43,12 @@ func ExampleSourcesWith() {
 
 https://appendix.example.com/not-a-source
 `)
-	for _, l := range parse.SourcesWith(wave, parse.SourcesOptions{Titles: []string{"References"}}) {
+	links, err := parse.SourcesWith(context.Background(), wave, parse.SourcesOptions{Titles: []string{"References"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, l := range links {
 		fmt.Println(l.Line, l.Kind, l.URL)
 	}
 	// Output:

@@ -2,16 +2,13 @@ package parse
 
 import (
 	"bytes"
+	"context"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -54,6 +51,11 @@ type Link struct {
 	SourceLine string
 	// Kind says how the link was written.
 	Kind Kind
+	// Text is the link's own text as it renders, whitespace collapsed:
+	// "Report" for [Report](url) or [Report][ref]. It is empty for bare
+	// URLs, <autolinks> and definitions, which have none. Two links on one
+	// line each have their own.
+	Text string
 }
 
 // bareURL decides what a bare URL is. It follows cmark-gfm's url_match (the
@@ -64,30 +66,8 @@ type Link struct {
 // https://Example.COM:443/x, https://bücher.de/straße, https://example.com/a*b
 // and IPv6 hosts; the host is left for the WHATWG parser to judge instead.
 // Unicode spaces end a URL too: a no-break space pasted after one is not
-// part of it. The optional leading tab is explained at markdown.
+// part of it. The optional leading tab is explained at inlineParsers.
 var bareURL = regexp.MustCompile(`^\t?(?i:https?)://[^\s\p{Z}<]+`)
-
-// markdown is safe for concurrent use: each Parse gets its own context.
-//
-// goldmark's linkify runs its pattern only after a case-sensitive prefix
-// check against the allowed protocols. The prefixes "h" and "H" hand the
-// decision to bareURL, which is what makes HTTPS:// work. "\t" is there
-// because linkify is triggered by a tab but skips only a space before the
-// URL, so a URL after a tab would otherwise never be linked; the tab then
-// ends up in the link's value and extractor.autolink strips it.
-//
-// Tables and strikethrough are on so that a table of sources or ~~struck~~
-// text parse the way GitHub shows them. The task-list extension is left out:
-// goldmark's takes "- [x](url)" for a checked box followed by text, which
-// would turn an inline link into a bare one, and checkboxes carry no URLs.
-var markdown = goldmark.New(goldmark.WithExtensions(
-	extension.Table,
-	extension.Strikethrough,
-	extension.NewLinkify(
-		extension.WithLinkifyAllowedProtocols([]string{"h", "H", "\t"}),
-		extension.WithLinkifyURLRegexp(bareURL),
-	),
-))
 
 // Sources returns every http(s) link inside the file's Sources sections, in
 // document order.
@@ -110,8 +90,12 @@ var markdown = goldmark.New(goldmark.WithExtensions(
 // section counts only through the reference links inside it that use it.
 // Either way a definition is a block, so one inside a code block, raw HTML
 // or a code span is text and never counts.
-func Sources(src []byte) []Link {
-	return SourcesWith(src, SourcesOptions{})
+//
+// The work is bounded for any input (see limits): Sources returns a
+// *LimitError for a file beyond a limit, and ctx.Err() once ctx is done,
+// which it checks between bounded steps.
+func Sources(ctx context.Context, src []byte) ([]Link, error) {
+	return SourcesWith(ctx, src, SourcesOptions{})
 }
 
 // SourcesOptions widens what Sources reads.
@@ -125,17 +109,60 @@ type SourcesOptions struct {
 	Titles []string
 }
 
-// SourcesWith is Sources with options; SourcesWith(src, SourcesOptions{})
-// is Sources(src).
-func SourcesWith(src []byte, opt SourcesOptions) []Link {
-	titles := map[string]bool{"Sources": true}
-	for _, t := range opt.Titles {
-		if t = strings.TrimSpace(t); t != "" {
-			titles[t] = true
+// SourcesWith is Sources with options; SourcesWith(ctx, src,
+// SourcesOptions{}) is Sources(ctx, src).
+func SourcesWith(ctx context.Context, src []byte, opt SourcesOptions) ([]Link, error) {
+	links, _, err := meteredSources(ctx, src, newTitleSet(opt.Titles), &defaultLimits)
+	return links, err
+}
+
+func sources(ctx context.Context, src []byte, lim *limits) ([]Link, error) {
+	links, _, err := meteredSources(ctx, src, defaultTitles, lim)
+	return links, err
+}
+
+// meteredSources is Sources with its titles and limits given and its work
+// reported.
+func meteredSources(ctx context.Context, src []byte, titles titleSet, lim *limits) ([]Link, meter, error) {
+	x := &extractor{src: src, lim: lim, titles: titles}
+	if bytes.Count(src, []byte{'\n'}) < lim.wholeLines {
+		if cost := inlineCostBound(src); cost <= lim.exactBudget {
+			x.exactSpent = cost
+			if err := x.whole(ctx); err != nil {
+				return nil, x.meter, err
+			}
+			return x.links, x.meter, nil
 		}
 	}
-	doc := markdown.Parser().Parse(text.NewReader(src))
-	x := extractor{src: src}
+	refs, sections, err := outline(ctx, src, titles, lim, &x.meter)
+	if err != nil {
+		return nil, x.meter, err
+	}
+	x.refs = refs
+	for _, s := range sections {
+		if err := x.readSection(ctx, s); err != nil {
+			return nil, x.meter, err
+		}
+	}
+	if err := x.flush(ctx); err != nil {
+		return nil, x.meter, err
+	}
+	return x.links, x.meter, nil
+}
+
+// whole is Sources for a small file whose inline work is bounded by the
+// budget however it is spread: one parse of the whole document, with
+// inline syntax, as CommonMark defines it. (The windowed path gives the same
+// links; the tests hold both to this one.)
+func (x *extractor) whole(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	doc, err := parseLimited(&x.meter, fullParser, x.src, newLimitedContext(x.lim), x.src, 0)
+	if err != nil {
+		return err
+	}
+	x.cur = x.src
 	level := 0 // the open section's heading level; 0 outside one
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
@@ -143,7 +170,7 @@ func SourcesWith(src []byte, opt SourcesOptions) []Link {
 				continue // a sub-heading inside the section
 			}
 			level = 0
-			if titles[stripSectionNumber(renderedTitle(h, src))] {
+			if len(headingSource(h, x.src)) <= x.lim.maxHeadingBytes && x.titles.heading(h, x.src) {
 				level = h.Level
 			}
 			continue
@@ -152,8 +179,7 @@ func SourcesWith(src []byte, opt SourcesOptions) []Link {
 			x.block(n)
 		}
 	}
-	x.finish()
-	return x.links
+	return x.flush(ctx)
 }
 
 // renderedTitle is a heading's rendered text, so closing #s, setext
@@ -181,28 +207,36 @@ func renderedTitle(h *ast.Heading, src []byte) string {
 }
 
 type extractor struct {
-	src        []byte
-	found      []candidate // in AST order
-	lineStarts []int       // byte offset of each line; built on the first link
-	links      []Link
-	seen       map[lineURL]struct{}
+	src    []byte
+	lim    *limits
+	titles titleSet
+	refs   refStore
 
-	// The text of the line of the previous link, shared by every link on
-	// that line: copying a long line once per link is quadratic.
-	lastLine int
-	lastText string
-}
-
-type lineURL struct {
-	line int
-	url  string
+	// The parse being walked: its source, where that starts in src, and
+	// whether it starts or ends at a cut inside a word (see pieces).
+	cur            []byte
+	base           int
+	cutLo, cutHi   bool
+	meter          meter
+	exactSpent     int         // inline work spent on blocks parsed whole
+	urlWork        int         // WHATWG parsing work spent
+	sinceCheck     int         // bytes parsed in pieces since ctx was checked
+	found          []candidate // of the parse being walked
+	links          []Link
+	seen           map[string]struct{} // URLs of the current line
+	scanPos        int                 // the newline count of src[:scanPos] is scanLine
+	scanLine       int
+	lastLine       int // the line of the previous link and its text, shared
+	lastText       string
+	lastLineLinked bool
 }
 
 // candidate is a destination found in the AST, not yet canonicalized.
 type candidate struct {
-	pos  int // byte offset of the link in the source
+	pos  int // byte offset of the link in src
 	raw  string
 	kind Kind
+	text string
 }
 
 func (x *extractor) block(b ast.Node) {
@@ -217,16 +251,16 @@ func (x *extractor) block(b ast.Node) {
 		case *ast.LinkReferenceDefinition:
 			// goldmark leaves a definition in the tree, in place of the
 			// start of the paragraph it was parsed from, at its '['.
-			x.add(n, linkDestination(n.Destination), KindReference)
+			x.add(n, linkDestination(n.Destination), KindReference, "")
 			return ast.WalkSkipChildren, nil
 		case *ast.Link:
 			kind := KindInline
 			if n.Reference != nil {
 				kind = KindReference
 			}
-			x.add(n, linkDestination(n.Destination), kind)
-			// CommonMark forbids links inside link text, and linkify
-			// does not run there, so nothing below can be a citation.
+			x.add(n, linkDestination(n.Destination), kind, linkText(n, x.cur))
+			// CommonMark forbids links inside link text, and linkify does
+			// not run there, so nothing below can be a citation.
 			return ast.WalkSkipChildren, nil
 		case *ast.AutoLink:
 			// Email autolinks are not citations. A non-nil Protocol
@@ -243,12 +277,48 @@ func (x *extractor) block(b ast.Node) {
 // a <url> autolink at its '<', while linkify's node starts at the URL or at
 // the space, '*', '_', '~' or '(' that triggered it, never at a '<'.
 func (x *extractor) autolink(n *ast.AutoLink) {
-	raw := n.URL(x.src)
-	if p := n.Pos(); p >= 0 && p < len(x.src) && x.src[p] == '<' {
-		x.add(n, string(raw), KindAutolink)
+	raw := n.URL(x.cur)
+	p := n.Pos()
+	if p >= 0 && p < len(x.cur) && x.cur[p] == '<' {
+		x.add(n, string(raw), KindAutolink, "")
 		return
 	}
-	x.add(n, trimBareURL(string(bytes.TrimPrefix(raw, []byte{'\t'}))), KindBare)
+	if x.cutLo || x.cutHi {
+		// A bare URL that touches a cut inside a word is a fragment of a
+		// longer one; reporting it would cite a URL nobody wrote.
+		start := max(p, 0)
+		if i := bytes.Index(x.cur[start:], raw); i >= 0 {
+			start += i
+		}
+		if x.cutLo && start == 0 || x.cutHi && start+len(raw) >= len(x.cur) {
+			return
+		}
+	}
+	x.add(n, trimBareURL(string(bytes.TrimPrefix(raw, []byte{'\t'}))), KindBare, "")
+}
+
+// linkText renders a link's content as text: the words a reader sees, with
+// markup dropped and white space collapsed.
+func linkText(link ast.Node, src []byte) string {
+	var b []byte
+	_ = ast.Walk(link, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Text:
+			b = append(b, n.Segment.Value(src)...)
+			if n.SoftLineBreak() || n.HardLineBreak() {
+				b = append(b, ' ')
+			}
+		case *ast.String:
+			b = append(b, n.Value...)
+		case *ast.RawHTML:
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.Join(strings.Fields(string(b)), " ")
 }
 
 // linkDestination undoes the escaping CommonMark allows in a destination, as
@@ -307,50 +377,74 @@ func isAlnum(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
-func (x *extractor) add(n ast.Node, raw string, kind Kind) {
+func (x *extractor) add(n ast.Node, raw string, kind Kind, text string) {
 	if x.found == nil {
 		x.found = make([]candidate, 0, 32) // a typical Sources section in one allocation
 	}
-	x.found = append(x.found, candidate{nodePos(n), raw, kind})
+	x.found = append(x.found, candidate{x.base + nodePos(n), raw, kind, text})
 }
 
-// finish turns the candidates into links in document order. The walk
-// visits them in that order already (goldmark puts a definition where its
-// paragraph started); sorting by position is a guard, since which of two
-// forms of one URL on a line is kept depends on it.
-func (x *extractor) finish() {
+// flush turns the candidates found so far into links. Every parse is flushed
+// when walked, and parses come in document order, so links come out in
+// document order while only one parse's candidates are held. Within a parse
+// the walk visits them in that order already (goldmark puts a definition
+// where its paragraph started); sorting by position is a guard, since which
+// of two forms of one URL on a line is kept depends on it.
+func (x *extractor) flush(ctx context.Context) error {
 	byPos := func(a, b candidate) int { return a.pos - b.pos }
 	if !slices.IsSortedFunc(x.found, byPos) {
 		slices.SortStableFunc(x.found, byPos)
 	}
-	for _, c := range x.found {
-		x.emit(c)
+	for i, c := range x.found {
+		if i%1024 == 1023 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := x.emit(c); err != nil {
+			return err
+		}
 	}
+	x.found = x.found[:0]
+	return nil
 }
 
-func (x *extractor) emit(c candidate) {
-	u, err := Canonical(c.raw)
-	if err != nil {
-		return
-	}
+func (x *extractor) emit(c candidate) error {
 	line := x.line(c.pos)
-	key := lineURL{line, u}
-	if _, dup := x.seen[key]; dup {
-		return
+	u, ok := fastCanonical(c.raw)
+	if !ok {
+		x.urlWork += slowURLCost(c.raw)
+		if x.urlWork > x.lim.urlBudget {
+			return &LimitError{Line: line + 1, Reason: "too many long or unusual URLs: canonicalizing them would cost over " +
+				strconv.Itoa(x.lim.urlBudget) + " units of WHATWG parsing"}
+		}
+		var err error
+		if u, err = slowCanonical(c.raw); err != nil {
+			return nil
+		}
+	}
+	if !x.lastLineLinked || line != x.lastLine {
+		x.lastLine, x.lastText, x.lastLineLinked = line, string(bytes.TrimSpace(x.lineText(c.pos))), true
+		// Repeats are dropped per line, and lines come in order.
+		if len(x.seen) > 64 {
+			x.seen = nil
+		}
+		clear(x.seen)
+	}
+	if _, dup := x.seen[u]; dup {
+		return nil
 	}
 	if x.seen == nil {
-		x.seen = make(map[lineURL]struct{})
+		x.seen = make(map[string]struct{})
 	}
-	x.seen[key] = struct{}{}
-	if len(x.links) == 0 || line != x.lastLine {
-		x.lastLine, x.lastText = line, string(bytes.TrimSpace(x.lineText(line)))
-	}
-	x.links = append(x.links, Link{URL: u, Line: line + 1, SourceLine: x.lastText, Kind: c.kind})
+	x.seen[u] = struct{}{}
+	x.links = append(x.links, Link{URL: u, Line: line + 1, SourceLine: x.lastText, Kind: c.kind, Text: c.text})
+	return nil
 }
 
-// nodePos returns the byte offset of n in the source. goldmark gives every
-// link and autolink a position; the walk up to a block is a guard against a
-// future extension that creates one without.
+// nodePos returns the byte offset of n in the source of its parse. goldmark
+// gives every link and autolink a position; the walk up to a block is a
+// guard against a future extension that creates one without.
 func nodePos(n ast.Node) int {
 	for ; n != nil; n = n.Parent() {
 		if p := n.Pos(); p >= 0 {
@@ -360,27 +454,25 @@ func nodePos(n ast.Node) int {
 	return 0
 }
 
-// line returns the 0-based index of the line holding byte offset pos.
+// line returns the 0-based line holding byte offset pos. Links are emitted
+// in document order, so counting newlines from the previous one is linear in
+// the file; a line table would cost a word per line of an 8 MiB file.
 func (x *extractor) line(pos int) int {
-	if x.lineStarts == nil {
-		x.lineStarts = []int{0}
-		for i := 0; ; {
-			j := bytes.IndexByte(x.src[i:], '\n')
-			if j < 0 {
-				break
-			}
-			i += j + 1
-			x.lineStarts = append(x.lineStarts, i)
-		}
+	pos = min(max(pos, 0), len(x.src))
+	if pos < x.scanPos {
+		x.scanPos, x.scanLine = 0, 0
 	}
-	return sort.SearchInts(x.lineStarts, pos+1) - 1
+	x.scanLine += bytes.Count(x.src[x.scanPos:pos], []byte{'\n'})
+	x.scanPos = pos
+	return x.scanLine
 }
 
-// lineText returns line i without its "\n".
-func (x *extractor) lineText(i int) []byte {
-	start, end := x.lineStarts[i], len(x.src)
-	if i+1 < len(x.lineStarts) {
-		end = x.lineStarts[i+1] - 1
+// lineText returns the line holding pos without its "\n".
+func (x *extractor) lineText(pos int) []byte {
+	start := lineBegin(x.src, pos)
+	end := len(x.src)
+	if i := bytes.IndexByte(x.src[start:], '\n'); i >= 0 {
+		end = start + i
 	}
 	return x.src[start:end]
 }

@@ -2,6 +2,8 @@ package parse
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -17,6 +19,20 @@ var update = flag.Bool("update", false, "rewrite testdata/parse/*.golden.json fr
 // table reads like the markdown it tests.
 func link(url string, line int, sourceLine string, kind Kind) Link {
 	return Link{URL: url, Line: line, SourceLine: strings.TrimSpace(sourceLine), Kind: kind}
+}
+
+// linksOf runs Sources and drops each link's Text, which has its own test,
+// so that the tables below compare URL, line, source line and kind.
+func linksOf(t testing.TB, src []byte) []Link {
+	t.Helper()
+	got, err := Sources(context.Background(), src)
+	if err != nil {
+		t.Fatalf("Sources: %v", err)
+	}
+	for i := range got {
+		got[i].Text = ""
+	}
+	return got
 }
 
 // urls lists only the URLs, for cases where lines and kinds are not the point.
@@ -54,7 +70,7 @@ func TestSourcesHeadings(t *testing.T) {
 	}
 	for _, h := range recognised {
 		src := "# Title\n\n" + h + "\n" + body
-		if got := urls(Sources([]byte(src))); !slices.Equal(got, []string{"https://example.com/a"}) {
+		if got := urls(linksOf(t, []byte(src))); !slices.Equal(got, []string{"https://example.com/a"}) {
 			t.Errorf("heading %q: got %q; want the one URL", h, got)
 		}
 	}
@@ -81,7 +97,7 @@ func TestSourcesHeadings(t *testing.T) {
 	}
 	for _, h := range ignored {
 		src := "# Title\n\n" + h + "\n" + body
-		if got := Sources([]byte(src)); len(got) != 0 {
+		if got := linksOf(t, []byte(src)); len(got) != 0 {
 			t.Errorf("heading %q: got %q; want nothing", h, urls(got))
 		}
 	}
@@ -149,7 +165,7 @@ func TestSourcesSectionBounds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := urls(Sources([]byte(tt.src))); !slices.Equal(got, tt.want) {
+			if got := urls(linksOf(t, []byte(tt.src))); !slices.Equal(got, tt.want) {
 				t.Errorf("got %q; want %q", got, tt.want)
 			}
 		})
@@ -175,12 +191,12 @@ func TestSourcesTitles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := urls(SourcesWith([]byte(src), SourcesOptions{Titles: tt.titles})); !slices.Equal(got, tt.want) {
+			if got := urls(mustSourcesWith(t, []byte(src), SourcesOptions{Titles: tt.titles})); !slices.Equal(got, tt.want) {
 				t.Errorf("got %q; want %q", got, tt.want)
 			}
 		})
 	}
-	if got, want := urls(Sources([]byte(src))), urls(SourcesWith([]byte(src), SourcesOptions{})); !slices.Equal(got, want) {
+	if got, want := urls(mustSourcesWith(t, []byte(src), SourcesOptions{})), urls(mustSources(t, []byte(src), &defaultLimits)); !slices.Equal(got, want) {
 		t.Errorf("Sources %q differs from SourcesWith without options %q", got, want)
 	}
 }
@@ -293,7 +309,7 @@ func TestSourcesLinkForms(t *testing.T) {
 			for _, w := range tt.want {
 				want = append(want, link(w.URL, 3, tt.line, w.Kind))
 			}
-			if got := Sources([]byte(src)); !slices.Equal(got, want) {
+			if got := linksOf(t, []byte(src)); !slices.Equal(got, want) {
 				t.Errorf("got  %+v\nwant %+v", got, want)
 			}
 		})
@@ -329,7 +345,7 @@ func TestSourcesReferenceLinks(t *testing.T) {
 		// outside it count only through the links above that use them.
 		link("https://example.com/definition-in-sources", 12, "- [other]: https://example.com/definition-in-sources", KindReference),
 	}
-	if got := Sources([]byte(src)); !slices.Equal(got, want) {
+	if got := linksOf(t, []byte(src)); !slices.Equal(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
 }
@@ -513,11 +529,11 @@ func TestSourcesDefinitions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			src := strings.Join(tt.src, "\n")
 			want := tt.want(tt.src)
-			if got := Sources([]byte(src)); !slices.Equal(got, want) {
+			if got := linksOf(t, []byte(src)); !slices.Equal(got, want) {
 				t.Errorf("got  %+v\nwant %+v", got, want)
 			}
 			crlf := strings.ReplaceAll(src, "\n", "\r\n")
-			if got := Sources([]byte(crlf)); !slices.Equal(got, want) {
+			if got := linksOf(t, []byte(crlf)); !slices.Equal(got, want) {
 				t.Errorf("CRLF: got  %+v\nwant %+v", got, want)
 			}
 		})
@@ -553,11 +569,11 @@ func TestSourcesLines(t *testing.T) {
 		link("https://example.com/d", 15, "| d    |https://example.com/d|", KindBare),
 		link("https://example.com/e", 17, "A link whose text [runs over", KindInline),
 	}
-	if got := Sources([]byte(src)); !slices.Equal(got, want) {
+	if got := linksOf(t, []byte(src)); !slices.Equal(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
 	crlf := strings.ReplaceAll(src, "\n", "\r\n")
-	if got := Sources([]byte(crlf)); !slices.Equal(got, want) {
+	if got := linksOf(t, []byte(crlf)); !slices.Equal(got, want) {
 		t.Errorf("CRLF: got  %+v\nwant %+v", got, want)
 	}
 }
@@ -596,7 +612,7 @@ func TestSourcesGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := []goldenLink{}
-			for _, l := range Sources(src) {
+			for _, l := range linksOf(t, src) {
 				got = append(got, goldenLink{l.URL, l.Line, l.SourceLine, l.Kind.String()})
 			}
 			checkGolden(t, md, got)
@@ -617,7 +633,7 @@ func TestSourcesWaveCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := Sources(src)
+		got := linksOf(t, src)
 		if !slices.Equal(urls(got), w) {
 			t.Errorf("%s: got %q; want %q", f, urls(got), w)
 		}
@@ -634,14 +650,18 @@ func TestSourcesWaveCorpus(t *testing.T) {
 // goroutines.
 func TestSourcesConcurrent(t *testing.T) {
 	src := append(benchWave(25), "\n## Sources\n\n- https://bücher.de/straße\n- https://Example.COM:443/a/../b\n"...)
-	want := Sources(src)
+	want := linksOf(t, src)
 	done := make(chan []Link)
 	for range 4 {
 		go func() {
 			for _, l := range want {
 				_, _ = Normalize(l.URL)
 			}
-			done <- Sources(src)
+			got, _ := Sources(context.Background(), src)
+			for i := range got {
+				got[i].Text = ""
+			}
+			done <- got
 		}()
 	}
 	for range 4 {
@@ -658,41 +678,46 @@ func FuzzSources(f *testing.F) {
 			f.Add(src)
 		}
 	}
-	for _, s := range []string{
-		"## Sources\n- https://example.com/trail).;:!?\n- **https://example.com/bold**\n",
-		"Sources\r\n===\r\n\thttps://x.example/\t[a](HTTPS://X.EXAMPLE/A)\r\n",
-		"## Sources\n```\n# x\n```\n<https://a.example/(b)>\n[r]\n\n[r]: https://r.example/\n",
-		"## Sources\n| a | b |\n|---|---|\n|https://t.example/|x|\n",
-		"## Sources\n- \xff\xfehttps://\xff.example/\x00 https://e.com/\u00a0\n",
-		"## Sources\n[1]: https://example.com/a \"Title\"\n[2]: <https://example.com/b>\n",
-		"## Sources\n- [a][1]\n\n[1]:\r\n  https://d.example/x\n  'T'\n> [2]: HTTPS://Q.example:443/\n",
-		"## Sources\n```\n[x]: https://fence.example/x\n```\n    [y]: https://i.example/\n<div>\n[h]: https://h.example/\n</div>\n",
-		"[b]: https://b.example/\nSources\n===\n[i]: https://i.example/\n# X\n[a]: https://a.example/\n",
-	} {
+	for _, s := range fuzzSeeds() {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		lines := strings.Split(string(src), "\n")
-		prev := 1
-		for _, l := range Sources(src) {
-			if l.Line < prev {
-				t.Fatalf("link on line %d reported after one on line %d", l.Line, prev)
+		// The invariants hold whole and piecewise (see limits).
+		for _, lim := range []*limits{&defaultLimits, piecewise} {
+			links, err := sources(context.Background(), src, lim)
+			var limit *LimitError
+			if err != nil && !errors.As(err, &limit) {
+				t.Fatalf("Sources: %v", err)
 			}
-			prev = l.Line
-			if c, err := Canonical(l.URL); err != nil || c != l.URL {
-				t.Fatalf("URL %q is not canonical: %q, %v", l.URL, c, err)
-			}
-			if l.Line < 1 || l.Line > len(lines) {
-				t.Fatalf("line %d out of range 1..%d", l.Line, len(lines))
-			}
-			if want := strings.TrimSpace(lines[l.Line-1]); l.SourceLine != want {
-				t.Fatalf("source line %q; line %d is %q", l.SourceLine, l.Line, want)
-			}
-			if l.Kind < KindInline || l.Kind > KindBare {
-				t.Fatalf("kind %d", l.Kind)
-			}
+			checkLinks(t, src, links)
 		}
 	})
+}
+
+// checkLinks asserts what holds of any Sources result: lines in order and
+// in range, each with its trimmed text, canonical URLs, known kinds.
+func checkLinks(t *testing.T, src []byte, links []Link) {
+	t.Helper()
+	lines := strings.Split(string(src), "\n")
+	prev := 1
+	for _, l := range links {
+		if l.Line < prev {
+			t.Fatalf("link on line %d reported after one on line %d", l.Line, prev)
+		}
+		prev = l.Line
+		if c, err := Canonical(l.URL); err != nil || c != l.URL {
+			t.Fatalf("URL %q is not canonical: %q, %v", l.URL, c, err)
+		}
+		if l.Line < 1 || l.Line > len(lines) {
+			t.Fatalf("line %d out of range 1..%d", l.Line, len(lines))
+		}
+		if want := strings.TrimSpace(lines[l.Line-1]); l.SourceLine != want {
+			t.Fatalf("source line %q; line %d is %q", l.SourceLine, l.Line, want)
+		}
+		if l.Kind < KindInline || l.Kind > KindBare {
+			t.Fatalf("kind %d", l.Kind)
+		}
+	}
 }
 
 // benchWave builds a wave file shaped like the real ones: a Findings section
@@ -726,14 +751,14 @@ func benchWave(n int) []byte {
 // such files in well under 0.5 s on 2 cores.
 func BenchmarkSources(b *testing.B) {
 	src := benchWave(25)
-	if n := len(Sources(src)); n != 25 {
+	if n := len(linksOf(b, src)); n != 25 {
 		b.Fatalf("benchmark file yields %d links; want 25", n)
 	}
 	b.Run("serial", func(b *testing.B) {
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
 		for b.Loop() {
-			Sources(src)
+			_, _ = Sources(context.Background(), src)
 		}
 	})
 	// ns/op here is wall time per file with GOMAXPROCS files in flight,
@@ -743,8 +768,75 @@ func BenchmarkSources(b *testing.B) {
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				Sources(src)
+				_, _ = Sources(context.Background(), src)
 			}
 		})
 	})
+}
+
+// TestSourcesLinkText: each link has its own text, the words it renders as
+// (issue 10 item 13: the second link on a line used to get the first's).
+func TestSourcesLinkText(t *testing.T) {
+	src := strings.Join([]string{
+		"## Sources",
+		"",
+		"- [First report](https://a.example/1) and [Second *report*](https://b.example/2)",
+		"- https://c.example/3 after [a link](https://d.example/4)",
+		"- [Ref text][r] <https://e.example/5> [`code` & more][r2]",
+		"- A link whose text [runs over",
+		"  two lines](https://f.example/6)",
+		"- [![badge](https://img.example/b.svg) Project](https://g.example/7)",
+		"[def]: https://h.example/8",
+		"",
+		"[r]: https://r.example/",
+		"[r2]: https://r2.example/",
+	}, "\n")
+	type linkText struct {
+		url  string
+		line int
+		text string
+	}
+	want := []linkText{
+		{"https://a.example/1", 3, "First report"},
+		{"https://b.example/2", 3, "Second report"},
+		{"https://c.example/3", 4, ""},
+		{"https://d.example/4", 4, "a link"},
+		{"https://r.example/", 5, "Ref text"},
+		{"https://e.example/5", 5, ""},
+		{"https://r2.example/", 5, "code & more"},
+		{"https://f.example/6", 6, "runs over two lines"},
+		{"https://g.example/7", 8, "badge Project"},
+		{"https://h.example/8", 9, ""}, // a lazy continuation line: bare
+		{"https://r.example/", 11, ""}, // definitions have no text
+		{"https://r2.example/", 12, ""},
+	}
+	texts := func(links []Link) []linkText {
+		var out []linkText
+		for _, l := range links {
+			out = append(out, linkText{l.URL, l.Line, l.Text})
+		}
+		return out
+	}
+	links, err := Sources(context.Background(), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := texts(links); !slices.Equal(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+	// Pieces read the same text (the multi-line one aside).
+	piece := texts(mustSources(t, []byte(src), piecewise))
+	want[7] = linkText{"https://f.example/6", 7, ""}
+	if !slices.Equal(piece, want) {
+		t.Errorf("piecewise: got  %+v\nwant %+v", piece, want)
+	}
+}
+
+func mustSourcesWith(t testing.TB, src []byte, opt SourcesOptions) []Link {
+	t.Helper()
+	got, err := SourcesWith(context.Background(), src, opt)
+	if err != nil {
+		t.Fatalf("SourcesWith: %v", err)
+	}
+	return got
 }

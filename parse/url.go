@@ -83,11 +83,28 @@ func Canonical(raw string) (string, error) {
 	if href, ok := fastCanonical(raw); ok {
 		return href, nil
 	}
+	return slowCanonical(raw)
+}
+
+// slowCanonical is Canonical through the WHATWG parser.
+func slowCanonical(raw string) (string, error) {
 	u, err := parseHTTP(raw)
 	if err != nil {
 		return "", err
 	}
 	return u.Href(false), nil
+}
+
+// slowURLCost is an upper bound, in arbitrary units, of what slowCanonical
+// costs on raw: the WHATWG parser rebuilds the path once per segment and
+// re-encodes the userinfo once per character, so a 16 KiB URL can take half
+// a second. Sources charges it against limits.urlBudget.
+func slowURLCost(raw string) int {
+	cost := len(raw) * (1 + strings.Count(raw, "/"))
+	if at := strings.LastIndexByte(raw, '@'); at > 0 {
+		cost += at * at
+	}
+	return cost
 }
 
 // fastCanonical computes the href of the common citation shape, plain ASCII
