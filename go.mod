@@ -3,6 +3,7 @@ module github.com/citegate/citegate
 go 1.26.8
 
 require (
+	code.dny.dev/ssrf v0.3.0
 	github.com/andybalholm/brotli v1.2.8
 	github.com/charmbracelet/bubbles v1.0.0
 	github.com/charmbracelet/bubbletea v1.3.10

@@ -4,13 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
-	"math"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/schema"
+	"github.com/citegate/citegate/netguard"
 )
 
 // Citation modes. The reference's third mode, dry_run, is expressed here as
@@ -20,8 +21,10 @@ const (
 	ModeOnline  = "online"
 )
 
-// LadderPolicy is run-config/policy.json's citations_ladder_policy_v1 block,
-// sanitized key by key as the reference does.
+// LadderPolicy is run-config/policy.json's citations_ladder_policy_v1 block:
+// each key as written, or its default when left out. The range of each key
+// is in engine/schema/schemas/run_policy.v1.json; readPolicy refuses a value
+// outside it.
 type LadderPolicy struct {
 	DirectFetchTimeoutMS   int     `json:"direct_fetch_timeout_ms"`
 	EndpointTimeoutMS      int     `json:"endpoint_timeout_ms"`
@@ -100,7 +103,10 @@ type runConfigDoc struct {
 // sensitivity, never the process environment.
 func resolveConfig(run *Run, dryRunArg *bool) (*citationConfig, error) {
 	c := &citationConfig{policyPath: filepath.Join(run.Root, "run-config", "policy.json")}
-	c.policy, c.policySource = readPolicy(c.policyPath)
+	var err error
+	if c.policy, c.policySource, err = readPolicy(c.policyPath); err != nil {
+		return nil, err
+	}
 
 	var rc runConfigDoc
 	rcPath := filepath.Join(run.Root, "run-config.json")
@@ -185,51 +191,78 @@ func endpoint(manifest string, runConfig *string) (*string, string) {
 	return nil, "unset"
 }
 
-// readPolicy reads policy.json the reference's forgiving way: a missing or
-// broken file yields the defaults and a label saying why.
-func readPolicy(path string) (LadderPolicy, string) {
+// readPolicy reads policy.json. Whether the file is there and is a policy
+// at all is judged the reference's forgiving way: a missing file, one that is
+// not JSON, and one that is not a run_policy.v1 object yield the defaults and
+// a label saying why. But a run_policy.v1 document is checked against its
+// schema, whose $defs give each ladder value its range: a value that is
+// present and out of range (max_redirects -1, a timeout of a day, a
+// fractional attempt count) is SCHEMA_VALIDATION_FAILED with the value's
+// JSON pointer, where the reference silently used the default. A key left
+// out keeps its default.
+func readPolicy(path string) (LadderPolicy, string, error) {
 	p := DefaultLadderPolicy()
 	data, err := fsx.ReadLimited(path, maxJSONBytes)
 	if errors.Is(err, fs.ErrNotExist) {
-		return p, "default_missing"
+		return p, "default_missing", nil
 	}
 	if err != nil {
-		return p, "default_unreadable"
+		return p, "default_unreadable", nil
 	}
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(data, &doc); err != nil {
 		var anyDoc any
 		if json.Unmarshal(data, &anyDoc) != nil {
-			return p, "default_invalid_json"
+			return p, "default_invalid_json", nil
 		}
-		return p, "default_invalid_schema"
+		return p, "default_invalid_schema", nil
 	}
 	var sv string
 	if json.Unmarshal(doc["schema_version"], &sv) != nil || sv != "run_policy.v1" {
-		return p, "default_invalid_schema"
+		return p, "default_invalid_schema", nil
 	}
-	var block map[string]any
-	if raw, ok := doc["citations_ladder_policy_v1"]; ok {
-		_ = json.Unmarshal(raw, &block)
+	valid, err := schema.ValidateJSON(schema.RunPolicy, data)
+	if err != nil {
+		return p, "", schemaError("run-config/policy.json", path, "run policy unreadable", err)
 	}
-	posInt := func(key string, dst *int) {
-		if f, ok := block[key].(float64); ok && f > 0 && f == math.Trunc(f) && f <= math.MaxInt32 {
+	// Valid, so the block is an object (or absent) and every value in it
+	// is a json.Number in its range.
+	block, _ := valid.(map[string]any)["citations_ladder_policy_v1"].(map[string]any)
+	for key, dst := range map[string]*int{
+		"direct_fetch_timeout_ms":   &p.DirectFetchTimeoutMS,
+		"endpoint_timeout_ms":       &p.EndpointTimeoutMS,
+		"max_redirects":             &p.MaxRedirects,
+		"max_body_bytes":            &p.MaxBodyBytes,
+		"direct_fetch_max_attempts": &p.DirectFetchMaxAttempts,
+		"bright_data_max_attempts":  &p.BrightDataMaxAttempts,
+		"apify_max_attempts":        &p.ApifyMaxAttempts,
+		"backoff_initial_ms":        &p.BackoffInitialMS,
+		"backoff_max_ms":            &p.BackoffMaxMS,
+	} {
+		if n, ok := block[key].(json.Number); ok {
+			f, _ := n.Float64() // an integer such as 5 or 5.0, checked above
 			*dst = int(f)
 		}
 	}
-	posInt("direct_fetch_timeout_ms", &p.DirectFetchTimeoutMS)
-	posInt("endpoint_timeout_ms", &p.EndpointTimeoutMS)
-	posInt("max_redirects", &p.MaxRedirects)
-	posInt("max_body_bytes", &p.MaxBodyBytes)
-	posInt("direct_fetch_max_attempts", &p.DirectFetchMaxAttempts)
-	posInt("bright_data_max_attempts", &p.BrightDataMaxAttempts)
-	posInt("apify_max_attempts", &p.ApifyMaxAttempts)
-	posInt("backoff_initial_ms", &p.BackoffInitialMS)
-	posInt("backoff_max_ms", &p.BackoffMaxMS)
-	if f, ok := block["backoff_multiplier"].(float64); ok && f > 0 && !math.IsInf(f, 0) {
-		p.BackoffMultiplier = f
+	if n, ok := block["backoff_multiplier"].(json.Number); ok {
+		p.BackoffMultiplier, _ = n.Float64()
 	}
-	return p, "policy"
+	return p, "policy", nil
+}
+
+// fetchLimits are the limits of the direct fetch under this policy.
+// max_redirects 0 follows no redirect, which netguard spells NoRedirects
+// because its own zero means "the default".
+func (p LadderPolicy) fetchLimits() netguard.Limits {
+	redirects := p.MaxRedirects
+	if redirects == 0 {
+		redirects = netguard.NoRedirects
+	}
+	return netguard.Limits{
+		HopTimeout:   time.Duration(p.DirectFetchTimeoutMS) * time.Millisecond,
+		MaxRedirects: redirects,
+		MaxBodyBytes: int64(p.MaxBodyBytes),
+	}
 }
 
 // maxSourceTitles and maxSourceTitle bound the extra Sources titles; the

@@ -50,11 +50,7 @@ func New() *Engine {
 // guard builds a run's network guard: the operator's controls plus the
 // limits of the run's policy (seed 000: 5 s per hop, 5 redirects, 2 MB).
 func (e *Engine) guard(p LadderPolicy) *netguard.Guard {
-	opts := append(slices.Clone(e.GuardOptions), netguard.WithLimits(netguard.Limits{
-		HopTimeout:   time.Duration(p.DirectFetchTimeoutMS) * time.Millisecond,
-		MaxRedirects: p.MaxRedirects,
-		MaxBodyBytes: int64(p.MaxBodyBytes),
-	}))
+	opts := append(slices.Clone(e.GuardOptions), netguard.WithLimits(p.fetchLimits()))
 	return netguard.New(opts...)
 }
 

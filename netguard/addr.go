@@ -19,7 +19,9 @@ func mustRange(cidr, name string) blockedRange {
 // code.dny.dev/ssrf v0.3.0), plus multicast, which the registry leaves out, and
 // Azure's WireServer, which is an ordinary-looking public address. Entries the
 // registry calls "globally reachable" (AS112, AMT) are blocked anyway: no
-// citation lives there, and a deny costs nothing.
+// citation lives there, and a deny costs nothing. addr_ssrf_test.go and
+// addr_iana_test.go hold these tables against ssrf's lists and IANA's own CSV
+// files, and list every deliberate difference.
 var blockedV4 = []blockedRange{
 	mustRange("0.0.0.0/8", "this network; 0.0.0.0 reaches local listeners"),
 	mustRange("10.0.0.0/8", "private"),

@@ -128,8 +128,8 @@ func (g *Guard) Fetch(ctx context.Context, req Request) (*Response, error) {
 			res.Truncated = h.err != nil && h.status != 0 // only a body read fails after the status
 			return finish(res, n, start, h.err)
 		}
-		if n == g.limits.MaxRedirects {
-			return finish(res, n, start, fmt.Errorf("netguard: more than %d redirects: %w", g.limits.MaxRedirects, ErrRedirectLimit))
+		if limit := max(g.limits.MaxRedirects, 0); n == limit { // NoRedirects: none
+			return finish(res, n, start, fmt.Errorf("netguard: more than %d redirects: %w", limit, ErrRedirectLimit))
 		}
 		u, err := whatwg.ParseRef(t.URL, h.location)
 		if err != nil {

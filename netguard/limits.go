@@ -16,16 +16,23 @@ const (
 // sees citegate in a log can find out what it is instead of guessing.
 const DefaultUserAgent = "citegate/0.1 (+https://github.com/citegate/citegate; citation validator)"
 
+// NoRedirects, as Limits.MaxRedirects, makes Fetch follow no redirect at
+// all: a redirect answer fails with ErrRedirectLimit and its Location is
+// never requested. It exists because zero already means "the default".
+const NoRedirects = -1
+
 // Limits bounds what one Fetch may cost. The engine fills it from
 // run-config/policy.json (citations_ladder_policy_v1); a zero or negative
-// field means its default.
+// field means its default, except MaxRedirects, where a negative value is
+// NoRedirects.
 type Limits struct {
 	// HopTimeout bounds each request of a redirect chain from the start
 	// of DNS resolution to the last byte of the body, so a server cannot
 	// stretch a hop by answering quickly and then dripping the body.
 	HopTimeout time.Duration
 	// MaxRedirects is how many redirects Fetch follows; one more fails
-	// with ErrRedirectLimit.
+	// with ErrRedirectLimit. Zero means DefaultMaxRedirects; NoRedirects
+	// (any negative value) follows none.
 	MaxRedirects int
 	// MaxBodyBytes caps the decoded body, so a compression bomb costs at
 	// most this much memory however well it compresses.
@@ -57,8 +64,11 @@ func (l Limits) withDefaults() Limits {
 	if l.HopTimeout <= 0 {
 		l.HopTimeout = DefaultHopTimeout
 	}
-	if l.MaxRedirects <= 0 {
+	switch {
+	case l.MaxRedirects == 0:
 		l.MaxRedirects = DefaultMaxRedirects
+	case l.MaxRedirects < 0:
+		l.MaxRedirects = NoRedirects
 	}
 	if l.MaxBodyBytes <= 0 {
 		l.MaxBodyBytes = DefaultMaxBodyBytes

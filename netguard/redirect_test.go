@@ -167,6 +167,53 @@ func TestRedirectLimit(t *testing.T) {
 	}
 }
 
+// Limits.MaxRedirects at its boundaries: NoRedirects (policy.json's
+// max_redirects 0) requests the first URL only and never its Location; zero
+// is the default; n follows n redirects and refuses the next.
+func TestRedirectLimitBoundaries(t *testing.T) {
+	rows := []struct {
+		name      string
+		max       int
+		followed  int // redirects followed before the limit
+		chainLast int // the chain ends after this many redirects
+	}{
+		{"NoRedirects", NoRedirects, 0, 1},
+		{"any negative is none", -7, 0, 1},
+		{"zero is the default", 0, DefaultMaxRedirects, DefaultMaxRedirects + 1},
+		{"one", 1, 1, 2},
+		{"twenty", 20, 20, 21},
+	}
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			var chain chainServer
+			r := newRig(t, chain.start(t, http.StatusFound, row.chainLast),
+				WithLimits(Limits{HopTimeout: testLimits.HopTimeout, MaxRedirects: row.max}))
+			resp, err := r.g.Fetch(context.Background(), Request{URL: r.base + "/0"})
+			if !errors.Is(err, ErrRedirectLimit) {
+				t.Fatalf("chain of %d: %v, want ErrRedirectLimit", row.chainLast, err)
+			}
+			want := fmt.Sprintf("more than %d redirects", row.followed)
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q does not say %q", err, want)
+			}
+			// Every request is one the limit allowed: the first URL and
+			// each redirect followed, never the Location beyond.
+			if got := len(chain.requests()); got != row.followed+1 {
+				t.Errorf("%d requests, want %d", got, row.followed+1)
+			}
+			if resp == nil || len(resp.Hops) != row.followed+1 || resp.StatusCode != http.StatusFound {
+				t.Errorf("response %+v, want %d hops ending in the unfollowed 302", resp, row.followed+1)
+			}
+		})
+	}
+	// No redirect to follow: NoRedirects does not get in the way.
+	var direct chainServer
+	r := newRig(t, direct.start(t, http.StatusFound, 0), WithLimits(Limits{HopTimeout: testLimits.HopTimeout, MaxRedirects: NoRedirects}))
+	if resp, err := r.g.Fetch(context.Background(), Request{URL: r.base + "/0"}); err != nil || string(resp.Body) != "done" {
+		t.Errorf("NoRedirects, no redirect: %+v, %v", resp, err)
+	}
+}
+
 // ssrf.md §3 R8: a URL already fetched in the chain is a loop, whatever
 // the fragment says.
 func TestRedirectLoop(t *testing.T) {

@@ -325,7 +325,8 @@ func TestMutationsAreReportedAtTheirPointer(t *testing.T) {
 		{OnlineFixtures, "online-fixtures.json", "offline mode", []op{set("/effective_config/mode", "offline")}, "/effective_config/mode"},
 		{OnlineFixtures, "online-fixtures.json", "item status outside enum", []op{set("/items/1/status", "ok")}, "/items/1/status"},
 		{OnlineFixtures, "online-fixtures.json", "policy key missing", []op{del("/effective_config/citations_ladder_policy_v1/backoff_max_ms")}, "/effective_config/citations_ladder_policy_v1"},
-		{OnlineFixtures, "online-fixtures.json", "policy value zero", []op{set("/effective_config/citations_ladder_policy_v1/max_redirects", json.Number("0"))}, "/effective_config/citations_ladder_policy_v1/max_redirects"},
+		{OnlineFixtures, "online-fixtures.json", "policy value out of range", []op{set("/effective_config/citations_ladder_policy_v1/max_redirects", json.Number("21"))}, "/effective_config/citations_ladder_policy_v1/max_redirects"},
+		{OnlineFixtures, "online-fixtures.json", "policy value zero", []op{set("/effective_config/citations_ladder_policy_v1/direct_fetch_max_attempts", json.Number("0"))}, "/effective_config/citations_ladder_policy_v1/direct_fetch_max_attempts"},
 		{OnlineFixtures, "online-fixtures.json", "endpoint source unknown", []op{set("/effective_config/endpoint_sources/apify", "env")}, "/effective_config/endpoint_sources/apify"},
 
 		// blocked_urls.v1
