@@ -15,12 +15,6 @@ import (
 	"github.com/citegate/citegate/parse/icu"
 )
 
-// Gate C thresholds (spec-gate-thresholds-v1).
-const (
-	minValidatedRate = 0.9
-	maxInvalidRate   = 0.1
-)
-
 // GateCArgs mirrors deep_research_gate_c_compute; Write additionally applies
 // the update to gates.json (gates_write semantics).
 type GateCArgs struct {
@@ -109,24 +103,13 @@ func gateC(u []string, records []statusPair, checkedAt string, artifacts []strin
 		}
 		byURL[r.NormalizedURL] = r.Status
 	}
-	var validated, invalid, uncategorized int
+	c := GateCounts{Total: len(u)}
 	for _, n := range u {
-		switch Status(byURL[n]) {
-		case StatusValid, StatusPaywalled:
-			validated++
-		case StatusInvalid, StatusBlocked, StatusMismatch:
-			invalid++
-		default:
-			uncategorized++
-		}
+		c.Add(Status(byURL[n]), 1)
 	}
-	total := len(u)
-	var m GateMetrics
-	if total > 0 {
-		m = GateMetrics{jsonx.Round6(float64(validated) / float64(total)), jsonx.Round6(float64(invalid) / float64(total)),
-			jsonx.Round6(float64(uncategorized) / float64(total))}
-	}
-	pass := total > 0 && m.ValidatedURLRate >= minValidatedRate && m.InvalidURLRate <= maxInvalidRate && m.UncategorizedURLRate == 0
+	total, validated, invalid, uncategorized := c.Total, c.Validated, c.Invalid, c.Uncategorized
+	m := c.Metrics()
+	pass := c.Passes()
 	status, warnings := "fail", []string{}
 	if pass {
 		status = "pass"

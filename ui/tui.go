@@ -16,7 +16,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/citegate/citegate/engine"
-	"github.com/citegate/citegate/engine/jsonx"
 )
 
 // ENTRY POINT
@@ -673,45 +672,20 @@ func (m Model) countsLine() string {
 	return build(false)
 }
 
-// gateVerdict is Gate C's live state.
-type gateVerdict int
-
-const (
-	gateUndecided gateVerdict = iota
-	gatePass
-	gateFail
-)
-
-// gatePasses applies spec-gate-thresholds-v1 the way the engine does: rates
-// rounded to 6 decimals, validated ≥ 0.90, invalid ≤ 0.10, uncategorized 0.
-func gatePasses(validated, invalid, uncategorized, total int) bool {
-	if total == 0 {
-		return false
-	}
-	rate := func(n int) float64 { return jsonx.Round6(float64(n) / float64(total)) }
-	return rate(validated) >= 0.9 && rate(invalid) <= 0.1 && rate(uncategorized) == 0
+// gateStatus is the engine status a finished row state stands for: Gate C's
+// classes are the engine's to decide (engine.GateClassOf).
+var gateStatus = map[rowState]engine.Status{
+	stateValid: engine.StatusValid, statePaywalled: engine.StatusPaywalled, stateBlocked: engine.StatusBlocked,
+	stateMismatch: engine.StatusMismatch, stateInvalid: engine.StatusInvalid, stateUnknown: "",
 }
 
-// liveGate decides Gate C as early as possible: pending URLs will each end
-// up validated or invalid, so if the gate passes even when all of them fail,
-// it has passed; if it fails even when all of them pass, it has failed.
-func liveGate(validated, invalid, unknown, total int) gateVerdict {
-	pending := max(0, total-validated-invalid-unknown)
-	switch {
-	case total == 0:
-		return gateUndecided
-	case gatePasses(validated, invalid+pending, unknown, total):
-		return gatePass
-	case !gatePasses(validated+pending, invalid, unknown, total):
-		return gateFail
+// gateCounts counts the finished rows by Gate C class; the rest are pending.
+func (m *Model) gateCounts() engine.GateCounts {
+	c := engine.GateCounts{Total: m.gateTotal()}
+	for s, status := range gateStatus {
+		c.Add(status, m.counts[s])
 	}
-	return gateUndecided
-}
-
-// gateCounts splits the rows into Gate C's three classes.
-func (m *Model) gateCounts() (validated, invalid, unknown, total int) {
-	c := m.counts
-	return c[stateValid] + c[statePaywalled], c[stateBlocked] + c[stateMismatch] + c[stateInvalid], c[stateUnknown], m.gateTotal()
+	return c
 }
 
 func (m Model) gateLine() string {
@@ -727,24 +701,25 @@ func (m Model) gateLine() string {
 			verdict = st.fail.Render(strings.ToUpper(orDash(g.Status))) + " (final)"
 		}
 	} else {
-		v, inv, unk, total := m.gateCounts()
-		if total > 0 {
-			vr, ir = float64(v)/float64(total), float64(inv)/float64(total)
-			ur = float64(total-v-inv) / float64(total)
+		c := m.gateCounts()
+		if c.Total > 0 {
+			vr, ir = float64(c.Validated)/float64(c.Total), float64(c.Invalid)/float64(c.Total)
+			ur = float64(c.Total-c.Validated-c.Invalid) / float64(c.Total)
 		}
-		switch liveGate(v, inv, unk, total) {
-		case gatePass:
+		switch c.Decide() {
+		case engine.GatePass:
 			verdict = st.pass.Render("PASS") + " (decided)"
-		case gateFail:
+		case engine.GateFail:
 			verdict = st.fail.Render("FAIL") + " (decided)"
-		case gateUndecided:
-			verdict = st.undecided.Render("undecided") + fmt.Sprintf(" (%d pending)", max(0, total-v-inv-unk))
+		case engine.GateUndecided:
+			verdict = st.undecided.Render("undecided") + fmt.Sprintf(" (%d pending)", c.Pending())
 		}
 	}
 	// The verdict comes first so a narrow terminal truncates the numbers,
 	// never the answer.
 	head := st.bold.Render("Gate C") + "  " + verdict
-	full := fmt.Sprintf("%s  validated %.3f ≥0.90  invalid %.3f ≤0.10  uncategorized %.3f =0", head, vr, ir, ur)
+	full := fmt.Sprintf("%s  validated %.3f ≥%.2f  invalid %.3f ≤%.2f  uncategorized %.3f =%.0f", head,
+		vr, engine.GateMinValidatedRate, ir, engine.GateMaxInvalidRate, ur, engine.GateMaxUncategorizedRate)
 	if lipgloss.Width(full) <= m.c.width {
 		return full
 	}

@@ -358,28 +358,6 @@ func TestDomainOf(t *testing.T) {
 	}
 }
 
-func TestLiveGate(t *testing.T) {
-	for _, tc := range []struct {
-		name                             string
-		validated, invalid, unknown, all int
-		want                             gateVerdict
-	}{
-		{"nothing yet", 0, 0, 0, 10, gateUndecided},
-		{"no urls", 0, 0, 0, 0, gateUndecided},
-		{"pass decided early", 9, 0, 0, 10, gatePass},
-		{"pass needs the last one", 8, 0, 0, 10, gateUndecided},
-		{"fail decided: too many invalid", 1, 2, 0, 10, gateFail},
-		{"fail decided: unknown status", 5, 0, 1, 10, gateFail},
-		{"all done pass", 10, 0, 0, 10, gatePass},
-		{"exactly at the thresholds", 90, 10, 0, 100, gatePass},
-		{"one over the invalid threshold", 89, 11, 0, 100, gateFail},
-	} {
-		if got := liveGate(tc.validated, tc.invalid, tc.unknown, tc.all); got != tc.want {
-			t.Errorf("%s: liveGate = %v, want %v", tc.name, got, tc.want)
-		}
-	}
-}
-
 func TestGatePanel(t *testing.T) {
 	gate := func(h *harness) string {
 		for _, ln := range strings.Split(h.view(), "\n") {
