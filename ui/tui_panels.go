@@ -1,0 +1,309 @@
+// The panels above the table: banner, header and counts, the Gate C line, the status line and the completion panel.
+
+package ui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/citegate/citegate/engine"
+)
+
+func (m Model) bannerLines() []string {
+	if !m.opts.Simulated {
+		return nil
+	}
+	return []string{m.c.st.banner.Render(fit(" SIMULATED WEB — no real site is contacted", m.c.width))}
+}
+
+// topLines is everything above the table: banner, header, counts, Gate C,
+// filter/search line and, once the run is over, the completion panel.
+func (m Model) topLines() []string {
+	lines := m.bannerLines()
+	counts := m.countsLine()
+	if m.pane == paneClaims {
+		counts = m.claims.countsLine()
+	}
+	lines = append(lines, m.headerLine(), counts, m.gateLine())
+	for i, w := range m.warnings {
+		if i == maxWarningLines && len(m.warnings) > maxWarningLines+1 {
+			more := fmt.Sprintf("⚠ … and %d more warnings (all of them are printed on exit, and in --log-file)", len(m.warnings)-i)
+			lines = append(lines, m.c.st.note.Render(fit(more, m.c.width)))
+			break
+		}
+		lines = append(lines, m.c.st.note.Render(fit("⚠ "+clean(w), m.c.width)))
+	}
+	lines = append(lines, m.completionLines()...)
+	return append(lines, m.statusLine())
+}
+
+func (m Model) headerLine() string {
+	st := m.c.st
+	stage := m.stage
+	switch {
+	case m.completed:
+		stage = "done"
+	case m.streamDone:
+		stage = m.spin.View() + " writing artifacts"
+	case stage != "":
+		stage = m.spin.View() + " " + stage
+	default:
+		stage = m.spin.View() + " starting"
+	}
+	left := st.appName.Render("citegate") + fmt.Sprintf("  run %s · mode %s · tier %s · %s",
+		orDash(m.opts.RunID), orDash(m.opts.Mode), orDash(m.opts.Tier), stage)
+	done := 0
+	for s := stateValid; s <= stateUnknown; s++ {
+		done += m.counts[s]
+	}
+	right := st.dim.Render(fmt.Sprintf("%d/%d checked", done, m.gateTotal()))
+	gap := m.c.width - lipgloss.Width(left) - lipgloss.Width(right)
+	if gap < 2 {
+		return left
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+// countsLine shows every state with its symbol; on narrow terminals the
+// words go and the symbols stay.
+func (m Model) countsLine() string {
+	st := m.c.st
+	order := []rowState{stateValid, statePaywalled, stateBlocked, stateMismatch, stateInvalid, stateRunning, stateQueued}
+	build := func(words bool) string {
+		parts := make([]string, 0, len(order)+1)
+		for _, s := range order {
+			n := m.counts[s]
+			if s == stateRunning {
+				n += m.counts[stateWaiting]
+			}
+			p := fmt.Sprintf("%s %d", s.symbol(), n)
+			if words {
+				p += " " + s.word()
+			}
+			parts = append(parts, st.status[s].Render(p))
+		}
+		if n := m.counts[stateUnknown]; n > 0 {
+			parts = append(parts, st.status[stateUnknown].Render(fmt.Sprintf("? %d unknown", n)))
+		}
+		return strings.Join(parts, "  ")
+	}
+	if full := build(true); lipgloss.Width(full) <= m.c.width {
+		return full
+	}
+	return build(false)
+}
+
+// gateStatus is the engine status a finished row state stands for: Gate C's
+// classes are the engine's to decide (engine.GateClassOf).
+var gateStatus = map[rowState]engine.Status{
+	stateValid: engine.StatusValid, statePaywalled: engine.StatusPaywalled, stateBlocked: engine.StatusBlocked,
+	stateMismatch: engine.StatusMismatch, stateInvalid: engine.StatusInvalid, stateUnknown: "",
+}
+
+// gateCounts counts the finished rows by Gate C class; the rest are pending.
+func (m *Model) gateCounts() engine.GateCounts {
+	c := engine.GateCounts{Total: m.gateTotal()}
+	for s, status := range gateStatus {
+		c.Add(status, m.counts[s])
+	}
+	return c
+}
+
+func (m Model) gateLine() string {
+	st := m.c.st
+	var vr, ir, ur float64
+	var verdict string
+	if m.completed && m.summary != nil {
+		g := m.summary.GateC
+		vr, ir, ur = g.Metrics.ValidatedURLRate, g.Metrics.InvalidURLRate, g.Metrics.UncategorizedURLRate
+		if g.Status == "pass" {
+			verdict = st.pass.Render("PASS") + " (final)"
+		} else {
+			verdict = st.fail.Render(strings.ToUpper(orDash(g.Status))) + " (final)"
+		}
+	} else {
+		c := m.gateCounts()
+		if c.Total > 0 {
+			vr, ir = float64(c.Validated)/float64(c.Total), float64(c.Invalid)/float64(c.Total)
+			ur = float64(c.Total-c.Validated-c.Invalid) / float64(c.Total)
+		}
+		switch c.Decide() {
+		case engine.GatePass:
+			verdict = st.pass.Render("PASS") + " (decided)"
+		case engine.GateFail:
+			verdict = st.fail.Render("FAIL") + " (decided)"
+		case engine.GateUndecided:
+			verdict = st.undecided.Render("undecided") + fmt.Sprintf(" (%d pending)", c.Pending())
+		}
+	}
+	// The verdict comes first so a narrow terminal truncates the numbers,
+	// never the answer.
+	head := st.bold.Render("Gate C") + "  " + verdict
+	full := fmt.Sprintf("%s  validated %.3f ≥%.2f  invalid %.3f ≤%.2f  uncategorized %.3f =%.0f", head,
+		vr, engine.GateMinValidatedRate, ir, engine.GateMaxInvalidRate, ur, engine.GateMaxUncategorizedRate)
+	if lipgloss.Width(full) <= m.c.width {
+		return full
+	}
+	return fmt.Sprintf("%s  %.3f/%.3f/%.3f", head, vr, ir, ur)
+}
+
+// statusLine is the search box while typing, else the filter, sort, search
+// and a transient note.
+func (m Model) statusLine() string {
+	st := m.c.st
+	if m.pane == paneClaims {
+		s := st.dim.Render(fmt.Sprintf("claims of the --verify synthesis · %d shown · v back to the URLs", len(m.claims.rows)))
+		if m.note != "" {
+			s += "  " + st.note.Render(m.note)
+		}
+		return s
+	}
+	if m.list.searching {
+		return m.list.search.View()
+	}
+	s := fmt.Sprintf("filter %s · sort %s · %d of %d shown", m.list.filter, m.list.sort, len(m.list.view), len(m.list.rows))
+	if m.list.query != "" {
+		s += fmt.Sprintf(" · search %q", m.list.query)
+	}
+	if m.c.keys.Claims.Enabled() {
+		s += fmt.Sprintf(" · v: %d claim(s)", len(m.claims.rows))
+	}
+	s = st.dim.Render(s)
+	if m.note != "" {
+		s += "  " + st.note.Render(m.note)
+	}
+	return s
+}
+
+// maxArtifactLines caps the completion panel's artifact list so the table
+// keeps most of a small terminal.
+const maxArtifactLines = 3
+
+// maxWarningLines bounds the warnings shown above the table, which a
+// hand-edited fixtures file can make numerous.
+const maxWarningLines = 3
+
+// completionLines is the outcome panel: the final verdict or the error,
+// where the artifacts are, and the rerun hint.
+func (m Model) completionLines() []string {
+	if !m.completed {
+		return nil
+	}
+	st := m.c.st
+	w := m.c.width
+	var lines []string
+	switch {
+	case m.runErr != nil:
+		lines = append(lines, st.fail.Render("✗ Run failed: ")+st.errText.Render(clean(m.runErr.Error())))
+	case m.summary == nil:
+		lines = append(lines, st.bold.Render("✓ Run finished")+st.dim.Render(" (no summary reported)"))
+	default:
+		g := m.summary.GateC
+		verdict := st.pass.Render("✓ Run complete · Gate C PASS")
+		if g.Status != "pass" {
+			verdict = st.fail.Render("✗ Run complete · Gate C " + strings.ToUpper(orDash(g.Status)))
+		}
+		lines = append(lines, verdict+" · "+clean(g.Notes))
+		dir, names := artifactList(m.summary.Artifacts)
+		if len(names) > 0 {
+			for _, ln := range packLine("Artifacts in "+dir+":", names, max(10, w-2), maxArtifactLines) {
+				lines = append(lines, "  "+ln)
+			}
+		}
+		if v := m.summary.Verify; v != nil {
+			lines = append(lines, "  "+fit(verifyLine(v), max(10, w-2)))
+		}
+	}
+	if n := len(m.claims.rows); n > 0 && m.pane == paneURLs {
+		lines = append(lines, st.note.Render(fmt.Sprintf("  v lists the %d claim(s) verified and what the judge read", n)))
+	}
+	if n := m.counts[stateBlocked]; n > 0 && m.c.keys.Rerun.Enabled() {
+		lines = append(lines, st.note.Render(fmt.Sprintf("  R re-runs the %d blocked URL(s)", n)))
+	}
+	return lines
+}
+
+// packLine lays out head and items on at most maxLines lines of w cells,
+// breaking only between items so no path is split, and ends with "…" when
+// items are left over.
+func packLine(head string, items []string, w, maxLines int) []string {
+	lines := []string{head}
+	for _, it := range items {
+		cur := lines[len(lines)-1]
+		sep := " "
+		if cur != head {
+			sep = " · "
+		}
+		if lipgloss.Width(cur)+len(sep)+lipgloss.Width(it) <= w || lipgloss.Width(cur) == 0 {
+			lines[len(lines)-1] = cur + sep + it
+			continue
+		}
+		if len(lines) == maxLines {
+			lines[len(lines)-1] = truncate(cur+" · …", w)
+			break
+		}
+		lines = append(lines, truncate(it, w))
+	}
+	return lines
+}
+
+// artifactList returns the artifacts' common directory and their paths
+// relative to it, in the summary's field order.
+func artifactList(a engine.RunArtifacts) (string, []string) {
+	var paths []string
+	for _, p := range []string{a.Citations, a.Report, a.Gates, a.Audit, a.ExtractedURLs, a.FoundBy, a.NormalizedURLs, a.URLMap} {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	for _, p := range []*string{a.OnlineFixtures, a.OnlineFixturesLatest, a.BlockedURLs, a.BlockedURLsQueue} {
+		if p != nil && *p != "" {
+			paths = append(paths, *p)
+		}
+	}
+	if len(paths) == 0 {
+		return "", nil
+	}
+	dir := filepath.Dir(paths[0])
+	for _, p := range paths[1:] {
+		for !within(p, dir) {
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
+	}
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			rel = p
+		}
+		names[i] = clean(filepath.ToSlash(rel))
+	}
+	return clean(dir), names
+}
+
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// clipLines makes the screen exactly fit: at most h lines, none wider than
+// w cells. Bubble Tea would otherwise scroll the alt screen.
+func clipLines(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, ln := range lines {
+		if lipgloss.Width(ln) > w {
+			lines[i] = ansi.Truncate(ln, w, "")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
