@@ -215,7 +215,7 @@ func redactURL(s string, depth int) (string, bool) {
 		case strings.Contains(fragment, "="):
 			// OAuth implicit flow: #access_token=...&token_type=...
 			writePairs(&b, fragment, depth)
-		case strictSecret(fragment) || phraseSecret(formDecode(fragment)):
+		case strictSecret(fragment) || phraseSecret(FormDecode(fragment)):
 			// An anchor is a slug as often as not: token shapes are read
 			// strictly.
 			b.WriteString(redactedValue)
@@ -481,7 +481,7 @@ func redactPathParams(path string) string {
 		param := path[:end]
 		k, v, hasValue := strings.Cut(param, "=")
 		switch {
-		case hasValue && v != "" && (SensitiveKey(formDecode(k)) || shapeSecret(formDecode(v))):
+		case hasValue && v != "" && (SensitiveKey(FormDecode(k)) || shapeSecret(FormDecode(v))):
 			b.WriteString(k + "=" + redactedPath)
 		case !hasValue && strictSecret(param):
 			b.WriteString(redactedPath)
@@ -522,7 +522,7 @@ func redactPiece(piece string, cloudFront bool, depth int) string {
 			part = part[:end]
 		}
 		if keyEnd, valStart := cutPair(part); keyEnd >= 0 {
-			key := formDecode(part[:keyEnd])
+			key := FormDecode(part[:keyEnd])
 			if shapeSecret(key) {
 				return piece[:off] + redactedValue // a token used as a key
 			}
@@ -533,7 +533,7 @@ func redactPiece(piece string, cloudFront bool, depth int) string {
 				}
 				return piece[:off+valStart] + redactedValue
 			}
-		} else if shapeSecret(formDecode(part)) {
+		} else if shapeSecret(FormDecode(part)) {
 			return piece[:off] + redactedValue
 		}
 		if end < 0 {
@@ -561,7 +561,7 @@ func valueSecret(raw string, depth int) bool {
 	if raw == "" {
 		return false
 	}
-	v := formDecode(raw)
+	v := FormDecode(raw)
 	return shapeSecret(v) || nestedSecret(v, depth)
 }
 
@@ -581,28 +581,6 @@ func nestedSecret(v string, depth int) bool {
 	var b strings.Builder
 	writePairs(&b, v, depth+1)
 	return b.String() != v
-}
-
-// formDecode decodes a query key or value as browsers and servers do:
-// "+" is a space and %XX a byte; malformed escapes stay as they are. It
-// allocates only when there is something to decode.
-func formDecode(s string) string {
-	if !strings.ContainsAny(s, "%+") {
-		return s
-	}
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '+':
-			b = append(b, ' ')
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
-			i += 2
-		default:
-			b = append(b, c)
-		}
-	}
-	return string(b)
 }
 
 func indexFold(s, sub string) int {

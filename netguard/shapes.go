@@ -407,18 +407,7 @@ func hasTokenEscape(s string) bool {
 }
 
 // pathDecode decodes %XX escapes; "+" stays "+", as in a path.
-func pathDecode(s string) string {
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
-			i += 2
-			continue
-		}
-		b = append(b, s[i])
-	}
-	return string(b)
-}
+func pathDecode(s string) string { return string(percentDecode(s, false)) }
 
 // tailLen counts the leading ASCII letters, digits and extra bytes of s.
 func tailLen(s, extra string) int {

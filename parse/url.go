@@ -7,11 +7,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/nlnwa/whatwg-url/url"
-	"golang.org/x/text/encoding/unicode"
 
+	"github.com/citegate/citegate/netguard"
 	"github.com/citegate/citegate/parse/icu"
 )
 
@@ -419,11 +418,11 @@ func queryPairs(dst []queryPair, query string) []queryPair {
 			continue
 		}
 		k, v, _ := strings.Cut(piece, "=")
-		k = formDecode(k)
+		k = netguard.FormDecode(k)
 		if isTrackingKey(k) {
 			continue
 		}
-		v = formDecode(v)
+		v = netguard.FormDecode(v)
 		ascii = ascii && printableASCII(k) && printableASCII(v)
 		dst = append(dst, queryPair{k, v})
 	}
@@ -477,56 +476,10 @@ func isTrackingKey(k string) bool {
 	return strings.HasPrefix(k, "utm_") || k == "gclid" || k == "fbclid"
 }
 
-// formDecode is the WHATWG urlencoded-string decoding of one name or value.
-// The whatwg-url library's SearchParams percent-decodes before turning '+'
-// into a space, which would turn "%2B" into a space too; the standard
-// replaces '+' first.
-func formDecode(s string) string {
-	if !strings.ContainsAny(s, "+%") && utf8.ValidString(s) {
-		return s
-	}
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '+':
-			b = append(b, ' ')
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
-			i += 2
-		default:
-			b = append(b, c)
-		}
-	}
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	// The standard's UTF-8 decoder emits one U+FFFD per maximal ill-formed
-	// subsequence; Go's own decoding emits one per byte, and
-	// strings.ToValidUTF8 one per run. x/text's decoder follows the standard.
-	// Its error is always nil, because it replaces rather than rejects.
-	d, _ := unicode.UTF8.NewDecoder().Bytes(b)
-	return string(d)
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c <= 'F':
-		return c - 'A' + 10
-	default:
-		return c - 'a' + 10
-	}
-}
-
 const upperHex = "0123456789ABCDEF"
 
 // encodeURIComponent writes s the way JavaScript's encodeURIComponent does.
-// s is valid UTF-8 (formDecode guarantees it), so escaping byte by byte is
+// s is valid UTF-8 (netguard.FormDecode guarantees it), so escaping byte by byte is
 // escaping its UTF-8 encoding.
 func encodeURIComponent(b *strings.Builder, s string) {
 	for i := 0; i < len(s); i++ {
