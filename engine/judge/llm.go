@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/citegate/citegate/netguard"
 )
@@ -22,8 +21,6 @@ const (
 	MaxResponseBytes = 1 << 20
 	// maxDetail bounds provider-supplied text quoted in an error message.
 	maxDetail = 240
-	// scrubbed replaces the API key wherever it shows up.
-	scrubbed = "[REDACTED]"
 	// anthropicVersion is the API version header value (apis.md §3).
 	anthropicVersion = "2023-06-01"
 	userAgent        = "citegate-judge/1"
@@ -241,35 +238,14 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 
 // scrub removes the API key from s.
 func (j *llmJudge) scrub(s string) string {
-	if j.key == "" || !strings.Contains(s, j.key) {
-		return s
-	}
-	return strings.ReplaceAll(s, j.key, scrubbed)
+	return netguard.NewScrubber([]string{j.key}, nil).String(s)
 }
 
 // sanitize makes provider- or transport-supplied text safe for an error.
 func (j *llmJudge) sanitize(s string) string { return safeDetail(s, j.key) }
 
-// safeDetail makes untrusted text safe to put in an error: valid UTF-8,
-// control characters and runs of white space folded to one space, URLs and
-// key=value secrets redacted (netguard.RedactText), key scrubbed, and the
-// result cut to maxDetail bytes.
+// safeDetail makes untrusted text safe to put in an error
+// (netguard.Scrubber.Detail with the key), cut to maxDetail bytes.
 func safeDetail(s, key string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || unicode.IsSpace(r) {
-			return ' '
-		}
-		return r
-	}, s)
-	s = strings.Join(strings.Fields(s), " ")
-	if key != "" {
-		s = strings.ReplaceAll(s, key, scrubbed)
-	}
-	s = netguard.RedactText(s)
-	if len(s) > maxDetail {
-		// The key is already replaced, so the cut cannot split it.
-		s = cutBytes(s, maxDetail) + "…"
-	}
-	return s
+	return netguard.NewScrubber([]string{key}, nil).Detail(s, maxDetail)
 }

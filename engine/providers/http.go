@@ -31,8 +31,6 @@ const (
 	maxDetail = 240
 	// maxTargetShown bounds the redacted target in an error message.
 	maxTargetShown = 2048
-	// scrubbed replaces the provider's secrets wherever they show up.
-	scrubbed = "[REDACTED]"
 )
 
 func effectiveMaxBody(n int64) int64 {
@@ -47,28 +45,14 @@ func effectiveMaxBody(n int64) int64 {
 type call struct {
 	provider string
 	target   string // as given; only ever shown redacted
-	// secrets (API keys, tokens) are scrubbed wherever they occur.
-	secrets []string
-	// names (the Bright Data zone) are scrubbed where they stand as a whole
-	// word: a zone may be named like an ordinary word, and a page that
-	// merely contains that word inside another must stay readable.
-	names []string
+	// scrubber removes the API keys and tokens, and the Bright Data zone
+	// (as a whole word), from everything the provider sends back.
+	scrubber netguard.Scrubber
 }
 
 // newCall prepares a call; empty secrets and names are ignored.
 func newCall(provider, target string, secrets, names []string) *call {
-	c := &call{provider: provider, target: target}
-	for _, s := range secrets {
-		if s = strings.TrimSpace(s); s != "" {
-			c.secrets = append(c.secrets, s)
-		}
-	}
-	for _, n := range names {
-		if n = strings.TrimSpace(n); n != "" {
-			c.names = append(c.names, n)
-		}
-	}
-	return c
+	return &call{provider: provider, target: target, scrubber: netguard.NewScrubber(secrets, names)}
 }
 
 func (c *call) fail(kind error, detail string) *Error {
@@ -95,74 +79,13 @@ func (c *call) failStatus(kind error, status int, detail string) *Error {
 	return e
 }
 
-// scrub removes the secrets and names from s.
-func (c *call) scrub(s string) string {
-	for _, sec := range c.secrets {
-		if strings.Contains(s, sec) {
-			s = strings.ReplaceAll(s, sec, scrubbed)
-		}
-	}
-	for _, n := range c.names {
-		if strings.Contains(s, n) {
-			s = string(replaceWord([]byte(s), []byte(n)))
-		}
-	}
-	return s
-}
-
-func (c *call) scrubBytes(b []byte) []byte {
-	for _, sec := range c.secrets {
-		if bytes.Contains(b, []byte(sec)) {
-			b = bytes.ReplaceAll(b, []byte(sec), []byte(scrubbed))
-		}
-	}
-	for _, n := range c.names {
-		if bytes.Contains(b, []byte(n)) {
-			b = replaceWord(b, []byte(n))
-		}
-	}
-	return b
-}
-
-// replaceWord replaces each occurrence of word in b that has no letter or
-// digit right before or after it: "zone: web_unlocker1",
-// "-zone-web_unlocker1-" and "zone_web_unlocker1" lose it, "web_unlocker12"
-// and, for a zone named news, "newspaper" do not.
-func replaceWord(b, word []byte) []byte {
-	var out []byte
-	done := 0
-	for i := 0; i+len(word) <= len(b); {
-		j := bytes.Index(b[i:], word)
-		if j < 0 {
-			break
-		}
-		start, end := i+j, i+j+len(word)
-		if (start == 0 || !isAlnumByte(b[start-1])) && (end == len(b) || !isAlnumByte(b[end])) {
-			out = append(out, b[done:start]...)
-			out = append(out, scrubbed...)
-			done = end
-			i = end
-			continue
-		}
-		i = start + 1
-	}
-	if out == nil {
-		return b
-	}
-	return append(out, b[done:]...)
-}
-
-func isAlnumByte(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
 // scrubContent removes the secret from every string field of ct.
 func (c *call) scrubContent(ct *Content) *Content {
 	ct.FinalURL = c.scrub(ct.FinalURL)
 	ct.ContentType = c.scrub(ct.ContentType)
 	ct.Charset = c.scrub(ct.Charset)
 	ct.Title = c.scrub(ct.Title)
-	ct.Body = c.scrubBytes(ct.Body)
+	ct.Body = c.scrubber.Bytes(ct.Body)
 	if v := ct.Verdict; v != nil {
 		v.Status, v.Notes, v.URL = c.scrub(v.Status), c.scrub(v.Notes), c.scrub(v.URL)
 		v.Title, v.Publisher, v.EvidenceSnippet = c.scrub(v.Title), c.scrub(v.Publisher), c.scrub(v.EvidenceSnippet)
@@ -170,29 +93,12 @@ func (c *call) scrubContent(ct *Content) *Content {
 	return ct
 }
 
+// scrub removes the secrets and names from s.
+func (c *call) scrub(s string) string { return c.scrubber.String(s) }
+
 // sanitize makes provider- or transport-supplied text safe to put in an
-// error: URLs and key=value secrets redacted, the secrets scrubbed, control
-// characters and runs of white space collapsed to one space, and the result
-// cut to maxDetail bytes.
-func (c *call) sanitize(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || unicode.IsSpace(r) {
-			return ' '
-		}
-		return r
-	}, s)
-	s = strings.Join(strings.Fields(s), " ")
-	s = c.scrub(netguard.RedactText(s))
-	if len(s) > maxDetail {
-		cut := maxDetail
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
-}
+// error (netguard.Scrubber.Detail), cut to maxDetail bytes.
+func (c *call) sanitize(s string) string { return c.scrubber.Detail(s, maxDetail) }
 
 // checkTarget refuses targets that must not be handed to a third party.
 func (c *call) checkTarget() *Error {
