@@ -45,7 +45,11 @@ func TestHandEditedInputsCLI(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	lines[0] = strings.Replace(lines[0], `"status":"valid"`, `"status":"Valid"`, 1)
-	lines[1] = lines[1][:strings.Index(lines[1], `"cid":`)] + lines[1][strings.Index(lines[1], `"url":`):]
+	cid, url := strings.Index(lines[1], `"cid":`), strings.Index(lines[1], `"url":`)
+	if cid < 0 || url < cid {
+		t.Fatalf("unexpected record layout: %s", lines[1])
+	}
+	lines[1] = lines[1][:cid] + lines[1][url:]
 	if err := os.WriteFile(citations, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -3,11 +3,16 @@ package engine
 import "testing"
 
 func TestGateClassOf(t *testing.T) {
-	for s, want := range map[Status]GateClass{
-		StatusValid: GateValidated, StatusPaywalled: GateValidated,
-		StatusInvalid: GateInvalid, StatusBlocked: GateInvalid, StatusMismatch: GateInvalid,
-		"": GateUncategorized, "Valid": GateUncategorized, " paywalled ": GateUncategorized, "pending": GateUncategorized,
+	for _, tc := range []struct {
+		s    Status
+		want GateClass
+	}{
+		{StatusValid, GateValidated}, {StatusPaywalled, GateValidated},
+		{StatusInvalid, GateInvalid}, {StatusBlocked, GateInvalid}, {StatusMismatch, GateInvalid},
+		// Statuses compare exactly, as the reference does.
+		{"", GateUncategorized}, {"Valid", GateUncategorized}, {" paywalled ", GateUncategorized}, {"pending", GateUncategorized},
 	} {
+		s, want := tc.s, tc.want
 		if got := GateClassOf(s); got != want {
 			t.Errorf("GateClassOf(%q) = %v, want %v", s, got, want)
 		}

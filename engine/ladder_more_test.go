@@ -740,7 +740,7 @@ func TestLadderEvents(t *testing.T) {
 	// try is an attempt and its attempt-done.
 	try := func(rung string, a int) []step { return []step{{EventAttempt, rung, a}, {EventAttemptDone, rung, a}} }
 	wait := func(rung string, a int) []step { return []step{{EventRetryWait, rung, a}} }
-	seq := func(parts ...[]step) []step { return slices.Concat(parts...) }
+	seq := slices.Concat[[]step]
 	tests := []struct {
 		scenario  string
 		wantSteps []step

@@ -241,7 +241,7 @@ func curlUser(s string, i int) (span [2]int, next int, ok bool) {
 		end++
 	}
 	opt := s[i:end]
-	arg := -1 // where the argument starts
+	var arg int // where the argument starts
 	switch {
 	case opt == "--user" || opt == "--proxy-user":
 		arg = skipBlanks(s, end)

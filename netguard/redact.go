@@ -232,7 +232,7 @@ func redactURL(s string, depth int) (string, bool) {
 // authority ends at the first "/", "?" or "#". A backslash does not end it,
 // unlike in WHATWG: that only makes more of a hostile URL count as userinfo.
 func splitAuthority(s string) (prefix, authority, rest string, ok bool) {
-	start := -1
+	var start int
 	if scheme, after, isURL := splitScheme(s); isURL {
 		n := len(s) - len(after)
 		slashes := len(after) - len(strings.TrimLeft(after, `/\`))

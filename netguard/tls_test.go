@@ -133,7 +133,7 @@ func TestTransport(t *testing.T) {
 	switch {
 	case tr.Proxy != nil:
 		t.Error("Proxy is set: environment proxies would bypass the dialer")
-	case tr.DialTLSContext != nil || tr.DialTLS != nil:
+	case tr.DialTLSContext != nil || tr.DialTLS != nil: //nolint:staticcheck // the deprecated hook would bypass the guard too
 		t.Error("a TLS dialer would bypass DialContext for https")
 	case tr.TLSClientConfig == nil || tr.TLSClientConfig.MinVersion != tls.VersionTLS12 || tr.TLSClientConfig.InsecureSkipVerify:
 		t.Errorf("TLS config %+v", tr.TLSClientConfig)
@@ -155,10 +155,17 @@ func TestTransport(t *testing.T) {
 		t.Errorf("body %q", body)
 	}
 	r.res.set("api.example.com", "10.0.0.7")
-	if _, err := client.Get("http://api.example.com:" + strconv.Itoa(port) + "/"); !errors.Is(err, ErrBlockedAddress) {
+	get := func(u string) error {
+		resp, err := client.Get(u)
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	}
+	if err := get("http://api.example.com:" + strconv.Itoa(port) + "/"); !errors.Is(err, ErrBlockedAddress) {
 		t.Errorf("Get via a private answer = %v, want ErrBlockedAddress", err)
 	}
-	if _, err := client.Get("http://127.0.0.1:22/"); !errors.Is(err, ErrBlockedPort) {
+	if err := get("http://127.0.0.1:22/"); !errors.Is(err, ErrBlockedPort) {
 		t.Errorf("Get to :22 = %v, want ErrBlockedPort", err)
 	}
 }

@@ -141,13 +141,14 @@ func (b *blockScan) claim(cd cand, be int) string {
 	opens := st.firstWord < 0 || st.firstWord >= at
 	if opens || st.short {
 		var prev string
-		if si > 0 {
+		switch {
+		case si > 0:
 			prev = b.sentence(si-1, be).text
-		} else if t == "" && !b.c.inRow {
+		case t == "" && !b.c.inRow:
 			// A block with no words of its own (a table cell, a list of
 			// bare links) takes the previous block's last sentence.
 			prev = b.c.lastSentence
-		} else if st.short {
+		case st.short:
 			// A short list item takes the list's lead-in ("Key findings:").
 			prev = b.c.leadIn
 		}

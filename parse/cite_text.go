@@ -18,8 +18,6 @@ func segText(lines *text.Segments, i int, src []byte) string {
 // words splits s into lower-case, accent-folded words of letters and digits.
 func words(s string) []string { return textkit.WordList(s) }
 
-func fold(w string) string { return textkit.Fold(w) }
-
 func isYearToken(t string) bool {
 	if len(t) < 4 || len(t) > 5 {
 		return false

@@ -49,7 +49,7 @@ func runVerify(ctx context.Context, d Deps, c *Command, s Streams) int {
 	if c.OutputFile == "" {
 		return fail(s, &engine.Error{Code: engine.CodeInvalidArgs, Message: "--output-file is required (a path, or - for stdin)", Details: map[string]any{}})
 	}
-	var r io.Reader = s.In
+	r := s.In
 	if c.OutputFile != "-" {
 		f, err := os.Open(c.OutputFile)
 		if err != nil {

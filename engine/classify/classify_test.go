@@ -3,6 +3,7 @@ package classify
 import (
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -661,7 +662,7 @@ func TestLargePageStaysCorrect(t *testing.T) {
 	// page-wide signals at its very end must still be seen.
 	big := bigPage(t)
 	tail := []byte(`<script type="application/ld+json">{"@type":"NewsArticle","isAccessibleForFree":false}</script></body></html>`)
-	body := append(big[:len(big)-len("</body>\n</html>\n")], tail...)
+	body := slices.Concat(big[:len(big)-len("</body>\n</html>\n")], tail)
 	v := Classify(html200(body), batteryCitation, Thorough)
 	if v.Outcome != Paywalled || v.Reason != "paywall: JSON-LD isAccessibleForFree=false" {
 		t.Errorf("got %v %q", v.Outcome, v.Reason)

@@ -37,34 +37,6 @@ func loadLexCorpus(t *testing.T) []lexCase {
 }
 
 // confusion counts verdicts against labels, "supported" being positive.
-type confusion struct{ tp, fp, tn, fn int }
-
-func (c *confusion) add(label string, supported bool) {
-	switch {
-	case label == "supported" && supported:
-		c.tp++
-	case label == "supported":
-		c.fn++
-	case supported:
-		c.fp++
-	default:
-		c.tn++
-	}
-}
-
-func (c confusion) n() int { return c.tp + c.fp + c.tn + c.fn }
-func (c confusion) accuracy() float64 {
-	if c.n() == 0 {
-		return 0
-	}
-	return float64(c.tp+c.tn) / float64(c.n())
-}
-
-func (c confusion) String() string {
-	return fmt.Sprintf("accuracy %.3f (%d/%d); confusion [label→verdict]: supported→supported %d, supported→unsupported %d, unsupported→supported %d, unsupported→unsupported %d",
-		c.accuracy(), c.tp+c.tn, c.n(), c.tp, c.fn, c.fp, c.tn)
-}
-
 // TestLexicalOwnCorpus runs the lexical judge over its own 128-case corpus
 // (testdata/lexical.json, written by this project before issue 11, so NOT
 // a measure of accuracy: see the README for figures on data nobody here

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // SeedSystemPrompt is seed 002's judge system prompt, verbatim (the seed's
@@ -215,15 +214,4 @@ func utf16Prefix(s string, n int) string {
 		units += w
 	}
 	return s
-}
-
-// cutBytes returns s cut to at most n bytes at a character boundary.
-func cutBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -66,7 +66,7 @@ func (x *extractor) loadFont(v pdf.Value) *font {
 func (x *extractor) simpleEncoding(v pdf.Value, hasToUnicode bool) *[256]string {
 	var t [256]string
 	enc := v.Key("Encoding")
-	usable := true
+	var usable bool
 	switch enc.Kind() {
 	case pdf.Dict:
 		usable = enc.Key("Differences").Len() <= maxDifferences

@@ -329,11 +329,11 @@ func (x *extractor) readPages(pages []page) {
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
-					switch {
-					case r == errAbort:
+					switch r {
+					case errAbort:
 						x.addPage(w.buf)
 						panic(r)
-					case r == fullError{}:
+					case fullError{}:
 						x.full = true
 					default:
 						x.pageErrors++

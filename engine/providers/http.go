@@ -243,13 +243,12 @@ func (c *call) errorSnippet(ctx context.Context, r io.Reader) string {
 
 // statusKind maps a non-success status of a provider API to a sentinel.
 func statusKind(status int) error {
-	switch {
-	case status == http.StatusUnauthorized, status == http.StatusForbidden,
-		status == http.StatusProxyAuthRequired:
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusProxyAuthRequired:
 		return ErrUnauthorized
-	case status == http.StatusPaymentRequired, status == http.StatusTooManyRequests:
+	case http.StatusPaymentRequired, http.StatusTooManyRequests:
 		return ErrQuota
-	case status == http.StatusRequestTimeout, status == http.StatusGatewayTimeout:
+	case http.StatusRequestTimeout, http.StatusGatewayTimeout:
 		return ErrProviderTimeout
 	default:
 		return ErrProviderFailed

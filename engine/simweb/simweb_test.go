@@ -306,7 +306,10 @@ func TestScenarios(t *testing.T) {
 		"slow-host": func(t *testing.T, s Scenario) {
 			start := time.Now()
 			req, _ := http.NewRequest(http.MethodGet, s.URL, nil)
-			_, err := client(t, w, 300*time.Millisecond).Do(req)
+			resp, err := client(t, w, 300*time.Millisecond).Do(req)
+			if err == nil {
+				resp.Body.Close()
+			}
 			must(t, err != nil, "slow host answered within 300ms")
 			must(t, time.Since(start) < SlowDelay/2, "client timeout not honoured")
 		},
