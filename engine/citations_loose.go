@@ -1,13 +1,11 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/schema"
 	"github.com/citegate/citegate/netguard"
 )
@@ -63,27 +61,13 @@ func (r looseRecord) warning(consequence string) string {
 // (a line that is not a JSON object is INVALID_JSONL, as there) and every
 // object leniently (see looseRecord).
 func readLooseCitations(path string) ([]looseRecord, error) {
-	data, err := fsx.ReadLimited(path, maxListBytes)
-	if err != nil {
-		return nil, readError("citations.jsonl", path, "citations.jsonl missing", err)
-	}
 	var out []looseRecord
-	for i, line := range bytes.Split(data, []byte("\n")) {
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
-		var doc any
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.UseNumber()
-		if err := dec.Decode(&doc); err != nil || dec.More() {
-			return nil, newError(CodeInvalidJSONL, "citations.jsonl malformed", map[string]any{"path": path, "line": i + 1, "message": fmt.Sprintf("line %d is not valid JSON", i+1)})
-		}
-		m, ok := doc.(map[string]any)
-		if !ok {
-			return nil, newError(CodeInvalidJSONL, "citations.jsonl malformed", map[string]any{"path": path, "line": i + 1, "message": fmt.Sprintf("line %d is not a JSON object", i+1)})
-		}
-		out = append(out, looseFrom(i+1, m))
+	err := readJSONLObjects(path, func(line int, _ []byte, doc map[string]any) error {
+		out = append(out, looseFrom(line, doc))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

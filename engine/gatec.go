@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -136,35 +135,22 @@ func gateC(u []string, records []statusPair, checkedAt string, artifacts []strin
 // readCitations reads citations.jsonl with the reference's JSONL rules and
 // validates every record against citation.v1.
 func readCitations(path string) ([]Citation, error) {
-	data, err := fsx.ReadLimited(path, maxListBytes)
-	if err != nil {
-		return nil, readError("citations.jsonl", path, "citations.jsonl missing", err)
-	}
 	var out []Citation
-	for i, line := range bytes.Split(data, []byte("\n")) {
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
-		var doc any
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.UseNumber()
-		if err := dec.Decode(&doc); err != nil || dec.More() {
-			return nil, newError(CodeInvalidJSONL, "citations.jsonl malformed", map[string]any{"path": path, "line": i + 1, "message": fmt.Sprintf("line %d is not valid JSON", i+1)})
-		}
-		if _, ok := doc.(map[string]any); !ok {
-			return nil, newError(CodeInvalidJSONL, "citations.jsonl malformed", map[string]any{"path": path, "line": i + 1, "message": fmt.Sprintf("line %d is not a JSON object", i+1)})
-		}
+	err := readJSONLObjects(path, func(line int, raw []byte, doc map[string]any) error {
 		if err := schema.Validate(schema.Citation, doc); err != nil {
 			e := schemaError("citation record", path, "citations.jsonl malformed", err)
-			e.Details["line"] = i + 1
-			return nil, e
+			e.Details["line"] = line
+			return e
 		}
 		var c Citation
-		if err := json.Unmarshal(line, &c); err != nil {
-			return nil, newError(CodeInvalidJSONL, "citations.jsonl malformed", map[string]any{"path": path, "line": i + 1})
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return newError(CodeInvalidJSONL, "citations.jsonl malformed", map[string]any{"path": path, "line": line})
 		}
 		out = append(out, redactCitation(c))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
