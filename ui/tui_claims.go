@@ -36,13 +36,11 @@ type claimListModel struct {
 	rows  []*claimRow
 	total int // how many claims the verify step will list
 
-	cursor int
-	offset int
-	height int
+	scroller
 }
 
 func newClaimListModel(c *common) claimListModel {
-	return claimListModel{c: c, height: 1}
+	return claimListModel{c: c, scroller: scroller{height: 1}}
 }
 
 // reset empties the list: a new verify step (a rerun's) is starting.
@@ -84,20 +82,9 @@ func (l *claimListModel) setSize(height int) {
 	l.clampOffset()
 }
 
-func (l *claimListModel) move(n int) {
-	l.cursor = max(0, min(l.cursor+n, len(l.rows)-1))
-	l.clampOffset()
-}
+func (l *claimListModel) move(n int) { l.moveIn(n, len(l.rows)) }
 
-func (l *claimListModel) clampOffset() {
-	if l.cursor < l.offset {
-		l.offset = l.cursor
-	}
-	if l.cursor >= l.offset+l.height {
-		l.offset = l.cursor - l.height + 1
-	}
-	l.offset = max(0, min(l.offset, len(l.rows)-l.height))
-}
+func (l *claimListModel) clampOffset() { l.clampIn(len(l.rows)) }
 
 // update moves the cursor with the list's keys and the mouse wheel.
 func (l claimListModel) update(msg tea.Msg) (claimListModel, tea.Cmd) {

@@ -274,9 +274,7 @@ type listModel struct {
 	view  []*row
 	dirty bool
 
-	cursor int
-	offset int
-	height int // body lines available for rows
+	scroller
 
 	filter    filterKind
 	sort      sortMode
@@ -295,7 +293,7 @@ func newListModel(c *common) listModel {
 	// second and make screens (and goldens) depend on timing.
 	ti.Cursor.SetMode(cursor.CursorStatic)
 	ti.CharLimit = 200
-	return listModel{c: c, byKey: map[string]*row{}, height: 1, search: ti}
+	return listModel{c: c, byKey: map[string]*row{}, scroller: scroller{height: 1}, search: ti}
 }
 
 // setSize gives the table its body height.
@@ -432,20 +430,9 @@ func (l *listModel) sortRows(v []*row, now time.Time) {
 }
 
 // move moves the cursor by n rows and scrolls to keep it visible.
-func (l *listModel) move(n int) {
-	l.cursor = max(0, min(l.cursor+n, len(l.view)-1))
-	l.clampOffset()
-}
+func (l *listModel) move(n int) { l.moveIn(n, len(l.view)) }
 
-func (l *listModel) clampOffset() {
-	if l.cursor < l.offset {
-		l.offset = l.cursor
-	}
-	if l.cursor >= l.offset+l.height {
-		l.offset = l.cursor - l.height + 1
-	}
-	l.offset = max(0, min(l.offset, len(l.view)-l.height))
-}
+func (l *listModel) clampOffset() { l.clampIn(len(l.view)) }
 
 // update handles keys and the mouse wheel for the list.
 func (l listModel) update(msg tea.Msg, now time.Time) (listModel, tea.Cmd) {
