@@ -44,11 +44,7 @@ func (d claimDetailModel) view() string {
 	if r == nil {
 		return ""
 	}
-	pos := ""
-	if d.total > 0 {
-		pos = fmt.Sprintf(" %d of %d", r.index+1, d.total)
-	}
-	return d.frame(fmt.Sprintf("Claim%s · %s · %s", pos, verdictCell(r.v.Citation), r.raw))
+	return d.frame(fmt.Sprintf("Claim%s · %s · %s", ofTotal(r.index, d.total), verdictCell(r.v.Citation), r.raw))
 }
 
 // render builds the detail text for the current width. Everything in it

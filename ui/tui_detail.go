@@ -54,11 +54,7 @@ func (d detailModel) view() string {
 	if r == nil {
 		return ""
 	}
-	pos := ""
-	if d.total > 0 {
-		pos = fmt.Sprintf(" %d of %d", r.index+1, d.total)
-	}
-	return d.frame(fmt.Sprintf("Citation%s · %s %s · %s", pos, r.state.symbol(), r.state.word(), r.domain))
+	return d.frame(fmt.Sprintf("Citation%s · %s %s · %s", ofTotal(r.index, d.total), r.state.symbol(), r.state.word(), r.domain))
 }
 
 // render builds the whole detail text for the current width.

@@ -138,3 +138,11 @@ func (d *doc) block(text, indent string) {
 func (d *doc) line(s string) { d.b.WriteString(s + "\n") }
 
 func (d *doc) String() string { return strings.TrimRight(d.b.String(), "\n") }
+
+// ofTotal is a detail title's " i of n" (empty when n is unknown).
+func ofTotal(index, total int) string {
+	if total <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" %d of %d", index+1, total)
+}
