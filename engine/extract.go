@@ -516,18 +516,14 @@ func (e *Engine) Extract(ctx context.Context, a ExtractArgs) (*ExtractResult, er
 	if err != nil {
 		return nil, err
 	}
-	paths, err := resolvePaths(
+	paths, release, err := e.lockPaths(run,
 		pathArg{"extracted_urls_path", a.ExtractedURLsPath, run.citationsPath("extracted-urls.txt")},
 		pathArg{"found_by_path", a.FoundByPath, run.citationsPath("found-by.json")})
 	if err != nil {
 		return nil, err
 	}
-	extractedPath, foundByPath := paths[0], paths[1]
-	release, err := e.lockRun(run)
-	if err != nil {
-		return nil, err
-	}
 	defer release()
+	extractedPath, foundByPath := paths[0], paths[1]
 	if err := checkOutputs(run, extractedPath, foundByPath); err != nil {
 		return nil, err
 	}
@@ -560,14 +556,7 @@ func (e *Engine) Extract(ctx context.Context, a ExtractArgs) (*ExtractResult, er
 
 // files renders and schema-checks the extract artifacts.
 func (x *extraction) files(extractedPath, foundByPath string) ([]pendingWrite, error) {
-	doc, err := marshalChecked(schema.FoundBy, &x.foundBy, foundByPath)
-	if err != nil {
-		return nil, err
-	}
-	return []pendingWrite{
-		{extractedPath, "cannot write output artifacts", lines(x.unique)},
-		{foundByPath, "cannot write output artifacts", doc},
-	}, nil
+	return listAndDoc(extractedPath, x.unique, foundByPath, schema.FoundBy, &x.foundBy)
 }
 
 // redactReason keeps secrets an operator pasted into --reason out of the audit log.

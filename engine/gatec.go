@@ -184,18 +184,14 @@ func (e *Engine) GateC(ctx context.Context, a GateCArgs) (*GateCResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths, err := resolvePaths(
+	paths, release, err := e.lockPaths(run,
 		pathArg{"citations_path", a.CitationsPath, run.citationsPath("citations.jsonl")},
 		pathArg{"extracted_urls_path", a.ExtractedURLsPath, run.citationsPath("extracted-urls.txt")})
 	if err != nil {
 		return nil, err
 	}
-	citationsPath, extractedPath := paths[0], paths[1]
-	release, err := e.lockRun(run)
-	if err != nil {
-		return nil, err
-	}
 	defer release()
+	citationsPath, extractedPath := paths[0], paths[1]
 	outputs := []string{gatesAuditPath(run)}
 	if a.Write {
 		outputs = append(outputs, run.gatesPath())

@@ -134,14 +134,10 @@ func (e *Engine) Normalize(ctx context.Context, a NormalizeArgs) (*NormalizeResu
 	if err != nil {
 		return nil, err
 	}
-	paths, err := resolvePaths(
+	paths, release, err := e.lockPaths(run,
 		pathArg{"extracted_urls_path", a.ExtractedURLsPath, run.citationsPath("extracted-urls.txt")},
 		pathArg{"normalized_urls_path", a.NormalizedURLsPath, run.citationsPath("normalized-urls.txt")},
 		pathArg{"url_map_path", a.URLMapPath, run.citationsPath("url-map.json")})
-	if err != nil {
-		return nil, err
-	}
-	release, err := e.lockRun(run)
 	if err != nil {
 		return nil, err
 	}
@@ -172,12 +168,5 @@ func (e *Engine) Normalize(ctx context.Context, a NormalizeArgs) (*NormalizeResu
 
 // files renders and schema-checks the normalize artifacts.
 func (nz *normalization) files(normalizedPath, urlMapPath string) ([]pendingWrite, error) {
-	doc, err := marshalChecked(schema.URLMap, &nz.urlMap, urlMapPath)
-	if err != nil {
-		return nil, err
-	}
-	return []pendingWrite{
-		{normalizedPath, "cannot write output artifacts", lines(nz.normalized)},
-		{urlMapPath, "cannot write output artifacts", doc},
-	}, nil
+	return listAndDoc(normalizedPath, nz.normalized, urlMapPath, schema.URLMap, &nz.urlMap)
 }

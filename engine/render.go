@@ -117,18 +117,14 @@ func (e *Engine) Render(ctx context.Context, a RenderArgs) (*RenderResult, error
 	if err != nil {
 		return nil, err
 	}
-	paths, err := resolvePaths(
+	paths, release, err := e.lockPaths(run,
 		pathArg{"citations_path", a.CitationsPath, run.citationsPath("citations.jsonl")},
 		pathArg{"output_md_path", a.OutputMDPath, run.citationsPath("validated-citations.md")})
 	if err != nil {
 		return nil, err
 	}
-	citationsPath, outPath := paths[0], paths[1]
-	release, err := e.lockRun(run)
-	if err != nil {
-		return nil, err
-	}
 	defer release()
+	citationsPath, outPath := paths[0], paths[1]
 	if err := checkOutputs(run, outPath); err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/citegate/citegate/engine/fsx"
+	"github.com/citegate/citegate/engine/schema"
 )
 
 // This file is how a command takes hold of a run directory and changes it:
@@ -44,6 +45,20 @@ func (e *Engine) lockRun(run *Run) (func(), error) {
 		e.auditRecovery(run, rec)
 	}
 	return func() { _ = lock.Unlock() }, nil
+}
+
+// lockPaths resolves a tool's path arguments (an INVALID_ARGS error comes
+// before any lock) and then takes the run-directory lock (see lockRun).
+func (e *Engine) lockPaths(run *Run, args ...pathArg) ([]string, func(), error) {
+	paths, err := resolvePaths(args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	release, err := e.lockRun(run)
+	if err != nil {
+		return nil, nil, err
+	}
+	return paths, release, nil
 }
 
 // auditRecovery records a repaired commit, so an operator can see that the
@@ -96,6 +111,19 @@ func outputError(path string, err error) *Error {
 type pendingWrite struct {
 	path, message string
 	data          []byte
+}
+
+// listAndDoc is the artifact pair extract and normalize write: a URL list
+// (one per line) and a JSON document checked against its schema.
+func listAndDoc(listPath string, list []string, docPath string, name schema.Name, doc any) ([]pendingWrite, error) {
+	data, err := marshalChecked(name, doc, docPath)
+	if err != nil {
+		return nil, err
+	}
+	return []pendingWrite{
+		{listPath, "cannot write output artifacts", lines(list)},
+		{docPath, "cannot write output artifacts", data},
+	}, nil
 }
 
 // commit writes a set of artifacts and removes the files in remove, all or
