@@ -22,17 +22,11 @@ type resultCache struct {
 }
 
 type cacheEntry struct {
-	SchemaVersion   string `json:"schema_version"`
-	NormalizedURL   string `json:"normalized_url"`
-	Status          Status `json:"status"`
-	URL             string `json:"url"`
-	Notes           string `json:"notes"`
-	HTTPStatus      *int   `json:"http_status,omitempty"`
-	Title           string `json:"title,omitempty"`
-	Publisher       string `json:"publisher,omitempty"`
-	EvidenceSnippet string `json:"evidence_snippet,omitempty"`
-	CheckedAt       string `json:"checked_at"`
-	ExpiresAt       string `json:"expires_at"`
+	SchemaVersion string `json:"schema_version"`
+	NormalizedURL string `json:"normalized_url"`
+	Verdict
+	CheckedAt string `json:"checked_at"`
+	ExpiresAt string `json:"expires_at"`
 }
 
 // path names an entry by everything its verdict depends on: the URL and
@@ -66,8 +60,9 @@ func (c *resultCache) get(normalized, context string) (decision, string, bool) {
 	if err != nil || !c.now().Before(exp) || !e.Status.Known() || e.Status == StatusBlocked {
 		return decision{}, "", false
 	}
-	return decision{status: e.Status, notes: e.Notes + "; cache hit", url: e.URL, rung: "cache",
-		httpStatus: e.HTTPStatus, title: e.Title, publisher: e.Publisher, snippet: e.EvidenceSnippet}, e.CheckedAt, true
+	v := e.Verdict
+	v.Notes += "; cache hit"
+	return decision{Verdict: v, rung: "cache"}, e.CheckedAt, true
 }
 
 // put stores a definitive result, taken from the finished (redacted) record.
@@ -75,8 +70,8 @@ func (c *resultCache) put(r *Citation, context string) {
 	if c == nil || r.Status == StatusBlocked || !r.Status.Known() {
 		return
 	}
-	data, err := jsonx.MarshalFile(cacheEntry{"citegate_cache.v1", r.NormalizedURL, r.Status, r.URL, r.Notes, r.HTTPStatus,
-		r.Title, r.Publisher, r.EvidenceSnippet, r.CheckedAt, c.now().Add(c.ttl).UTC().Format(time.RFC3339Nano)})
+	data, err := jsonx.MarshalFile(cacheEntry{"citegate_cache.v1", r.NormalizedURL, r.Verdict(), r.CheckedAt,
+		c.now().Add(c.ttl).UTC().Format(time.RFC3339Nano)})
 	if err == nil {
 		_ = fsx.WriteAtomic(c.path(r.NormalizedURL, context), data) // a cache that cannot be written is only slower
 	}

@@ -64,9 +64,9 @@ func TestResultCachePutGet(t *testing.T) {
 			if at != rec.CheckedAt {
 				t.Errorf("checked_at = %q, want the stored %q", at, rec.CheckedAt)
 			}
-			if d.status != st || d.notes != rec.Notes+"; cache hit" || d.url != rec.URL || d.rung != "cache" ||
-				d.httpStatus == nil || *d.httpStatus != 200 || d.title != rec.Title || d.publisher != rec.Publisher ||
-				d.snippet != rec.EvidenceSnippet {
+			if d.Status != st || d.Notes != rec.Notes+"; cache hit" || d.URL != rec.URL || d.rung != "cache" ||
+				d.HTTPStatus == nil || *d.HTTPStatus != 200 || d.Title != rec.Title || d.Publisher != rec.Publisher ||
+				d.EvidenceSnippet != rec.EvidenceSnippet {
 				t.Errorf("decision = %+v", d)
 			}
 			if d.checkedAt != "" {
@@ -175,8 +175,8 @@ func TestResultCacheExpiry(t *testing.T) {
 // for exactly this normalized URL is a miss, never an error.
 func TestResultCacheBadEntries(t *testing.T) {
 	good := func(mut func(*cacheEntry)) string {
-		e := cacheEntry{SchemaVersion: "citegate_cache.v1", NormalizedURL: cacheURL, Status: StatusValid,
-			URL: cacheURL, Notes: "online ladder: direct_fetch", CheckedAt: "2026-02-10T08:30:00.000Z",
+		e := cacheEntry{SchemaVersion: "citegate_cache.v1", NormalizedURL: cacheURL,
+			Verdict: Verdict{Status: StatusValid, URL: cacheURL, Notes: "online ladder: direct_fetch"}, CheckedAt: "2026-02-10T08:30:00.000Z",
 			ExpiresAt: testNow.Add(time.Hour).Format(time.RFC3339Nano)}
 		if mut != nil {
 			mut(&e)

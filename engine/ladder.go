@@ -192,10 +192,10 @@ func (l *ladder) check(ctx context.Context, it liveItem) decision {
 			}
 		}
 	}
-	blocked := decision{status: StatusBlocked, notes: "online ladder blocked: " + strings.Join(log, "; "), url: it.w.rep.NormalizedURL, rung: "ladder"}
+	blocked := decision{Verdict: Verdict{Status: StatusBlocked, Notes: "online ladder blocked: " + strings.Join(log, "; "), URL: it.w.rep.NormalizedURL}, rung: "ladder"}
 	if lastStatus != 0 {
 		// The record keeps what the site itself answered last.
-		blocked.httpStatus = &lastStatus
+		blocked.HTTPStatus = &lastStatus
 	}
 	return blocked
 }
@@ -208,10 +208,10 @@ func fromVerdict(v classify.Verdict, rung, finalURL string) decision {
 	if v.Reason != "" {
 		notes += "; " + v.Reason
 	}
-	d := decision{status: st, notes: notes, url: finalURL, rung: rung, title: v.Title, publisher: v.Publisher, snippet: v.Snippet}
+	d := decision{Verdict: Verdict{Status: st, Notes: notes, URL: finalURL, Title: v.Title, Publisher: v.Publisher, EvidenceSnippet: v.Snippet}, rung: rung}
 	if v.HTTPStatus != 0 {
 		code := v.HTTPStatus
-		d.httpStatus = &code
+		d.HTTPStatus = &code
 	}
 	return d
 }
@@ -263,7 +263,7 @@ func (l *ladder) direct(ctx context.Context, it liveItem, log *attemptLog) (d de
 		done := Event{Kind: EventAttemptDone, Index: it.index, URL: it.w.rep.NormalizedURL, CID: it.w.rep.CID,
 			Rung: "direct_fetch", Attempt: a, Elapsed: o.elapsed, Detail: o.detail, HTTPStatus: o.status}
 		if o.settled {
-			done.Detail = o.d.notes
+			done.Detail = o.d.Notes
 		}
 		if err := l.emit(done); err != nil {
 			return decision{}, false, lastStatus
@@ -320,8 +320,7 @@ func (l *ladder) directAttempt(ctx context.Context, it liveItem, a int) (o attem
 		// A disallowed target or a name that does not exist is a definitive
 		// answer, not a reason to ask a third party.
 		o.settled = true
-		o.d = decision{status: StatusInvalid, notes: "online ladder: direct_fetch; " + netguard.Reason(err),
-			url: it.w.rep.NormalizedURL, rung: "direct_fetch", redirects: redirectsOf(resp)}
+		o.d = decision{Verdict: Verdict{Status: StatusInvalid, Notes: "online ladder: direct_fetch; " + netguard.Reason(err), URL: it.w.rep.NormalizedURL}, rung: "direct_fetch", redirects: redirectsOf(resp)}
 	case err != nil && ctx.Err() != nil:
 		o.detail = "cancelled"
 	case err != nil:
@@ -435,7 +434,7 @@ func (l *ladder) provider(ctx context.Context, it liveItem, r rungProvider, log 
 		done := Event{Kind: EventAttemptDone, Index: it.index, URL: it.w.rep.NormalizedURL, CID: it.w.rep.CID,
 			Rung: r.name, Attempt: a, Elapsed: time.Since(started), Detail: detail, HTTPStatus: status}
 		if settled {
-			done.Detail = d.notes
+			done.Detail = d.Notes
 		}
 		if err := l.emit(done); err != nil {
 			return decision{}, false
@@ -504,14 +503,13 @@ func adapterDecision(v *providers.AdapterVerdict, rung string, it liveItem) deci
 	if notes == "" {
 		notes = "online ladder endpoint status=" + v.Status
 	}
-	d := decision{status: Status(v.Status), notes: notes + "; online ladder: " + rung, url: orDefault(v.URL, it.w.rep.NormalizedURL),
-		rung: rung, title: v.Title, publisher: v.Publisher, snippet: v.EvidenceSnippet}
-	if !d.status.Known() {
-		d.status = StatusInvalid
+	d := decision{Verdict: Verdict{Status: Status(v.Status), Notes: notes + "; online ladder: " + rung, URL: orDefault(v.URL, it.w.rep.NormalizedURL), Title: v.Title, Publisher: v.Publisher, EvidenceSnippet: v.EvidenceSnippet}, rung: rung}
+	if !d.Status.Known() {
+		d.Status = StatusInvalid
 	}
 	if v.HTTPStatus != 0 {
 		code := v.HTTPStatus
-		d.httpStatus = &code
+		d.HTTPStatus = &code
 	}
 	return d
 }

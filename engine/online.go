@@ -12,17 +12,11 @@ import (
 // captureItem is one entry of online-fixtures.<ts>.json; the file is itself a
 // valid online-fixtures input, so replaying it reproduces citations.jsonl.
 type captureItem struct {
-	NormalizedURL   string `json:"normalized_url"`
-	URLOriginal     string `json:"url_original"`
-	CID             string `json:"cid"`
-	Status          Status `json:"status"`
-	URL             string `json:"url"`
-	Notes           string `json:"notes"`
-	HTTPStatus      *int   `json:"http_status,omitempty"`
-	Title           string `json:"title,omitempty"`
-	Publisher       string `json:"publisher,omitempty"`
-	EvidenceSnippet string `json:"evidence_snippet,omitempty"`
-	CheckedAt       string `json:"checked_at"`
+	NormalizedURL string `json:"normalized_url"`
+	URLOriginal   string `json:"url_original"`
+	CID           string `json:"cid"`
+	Verdict
+	CheckedAt string `json:"checked_at"`
 }
 
 type effectiveConfig struct {
@@ -126,8 +120,7 @@ func (e *Engine) renderOnlineArtifacts(run *Run, in *validateInputs, v *validati
 	}
 	blocked := blockedDoc{SchemaVersion: "blocked_urls.v1", RunID: run.Manifest.RunID, GeneratedAt: generatedAt, Items: []blockedItem{}}
 	for _, r := range v.records {
-		capture.Items = append(capture.Items, captureItem{r.NormalizedURL, r.URLOriginal, r.CID, r.Status, r.URL, r.Notes,
-			r.HTTPStatus, r.Title, r.Publisher, r.EvidenceSnippet, r.CheckedAt})
+		capture.Items = append(capture.Items, captureItem{r.NormalizedURL, r.URLOriginal, r.CID, r.Verdict(), r.CheckedAt})
 		if r.Status == StatusBlocked {
 			blocked.Items = append(blocked.Items, blockedItem{r.NormalizedURL, r.CID, r.Status, r.URL, r.Notes, blockedAction(r.Notes), r.FoundBy})
 		}

@@ -157,7 +157,6 @@ func (l *ladder) checkAgainstProbe(ctx context.Context, it liveItem, host string
 		// rung did not see its content either. A browser rung might.
 		return nil, "no meaningful content (the site answers every path with the same page: " + why + ")"
 	}
-	out := decision{status: StatusInvalid, notes: "online ladder: direct_fetch; soft 404: answers like a page that does not exist (" + why + ")",
-		url: d.url, rung: d.rung, httpStatus: d.httpStatus, redirects: d.redirects}
+	out := decision{Verdict: Verdict{Status: StatusInvalid, Notes: "online ladder: direct_fetch; soft 404: answers like a page that does not exist (" + why + ")", URL: d.URL, HTTPStatus: d.HTTPStatus}, rung: d.rung, redirects: d.redirects}
 	return &out, ""
 }

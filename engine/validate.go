@@ -71,14 +71,8 @@ type workItem struct {
 
 // decision is how one URL was settled, before redaction and provenance.
 type decision struct {
-	status     Status
-	notes      string
-	url        string
-	rung       string
-	httpStatus *int
-	title      string
-	publisher  string
-	snippet    string
+	Verdict
+	rung string
 	// checkedAt is when the URL was settled; "" means manifest.updated_at
 	// (fixtures and dry-run, for replay determinism).
 	checkedAt string
@@ -187,8 +181,7 @@ func provenance(items []FoundByItem) map[string][]FoundByEntry {
 // for every token.
 func preLadder(cache *resultCache, it liveItem, tier string) (decision, bool) {
 	if _, creds := netguard.RedactURL(it.w.rep.URLOriginal); creds {
-		return decision{status: StatusInvalid, notes: "online ladder: userinfo not allowed; never fetched",
-			url: it.w.rep.NormalizedURL, rung: "preflight"}, true
+		return decision{Verdict: Verdict{Status: StatusInvalid, Notes: "online ladder: userinfo not allowed; never fetched", URL: it.w.rep.NormalizedURL}, rung: "preflight"}, true
 	}
 	if it.credentialed {
 		return decision{}, false
@@ -245,32 +238,31 @@ func decide(guard *netguard.Guard, cfg *citationConfig, w workItem, offline, onl
 				notes = "ok"
 			}
 		}
-		return decision{status: st, notes: notes, url: orDefault(fx.URL, defaultURL), rung: rung,
-			httpStatus: fx.HTTPStatus, title: fx.Title, publisher: fx.Publisher, snippet: fx.EvidenceSnippet, checkedAt: fx.CheckedAt}
+		return decision{Verdict: Verdict{Status: st, Notes: notes, URL: orDefault(fx.URL, defaultURL), HTTPStatus: fx.HTTPStatus, Title: fx.Title, Publisher: fx.Publisher, EvidenceSnippet: fx.EvidenceSnippet}, rung: rung, checkedAt: fx.CheckedAt}
 	}
 	if cfg.mode == ModeOffline {
 		fx := offline.lookup(w.rep)
 		if fx == nil {
-			return decision{status: StatusInvalid, notes: "offline fixture not found for normalized_url", url: w.rep.NormalizedURL, rung: "offline-fixture"}, true
+			return decision{Verdict: Verdict{Status: StatusInvalid, Notes: "offline fixture not found for normalized_url", URL: w.rep.NormalizedURL}, rung: "offline-fixture"}, true
 		}
 		return fromFixture(fx, "offline-fixture", w.rep.NormalizedURL, "offline fixture status="), true
 	}
 	target, err := guard.Preflight(w.rep.NormalizedURL)
 	if err != nil {
-		return decision{status: StatusInvalid, notes: "online ladder: " + netguard.Reason(err), url: w.rep.NormalizedURL, rung: "preflight"}, true
+		return decision{Verdict: Verdict{Status: StatusInvalid, Notes: "online ladder: " + netguard.Reason(err), URL: w.rep.NormalizedURL}, rung: "preflight"}, true
 	}
 	if fx := online.lookup(w.rep); fx != nil {
 		d := fromFixture(fx, "online-fixture", target.URL, "online fixture status=")
 		// A capture's notes already name their rung ("online ladder: x" or
 		// "online ladder blocked: …"); marking them again would break
 		// byte-identical replay.
-		if !strings.Contains(d.notes, "online ladder") {
-			d.notes += "; online ladder: fixture"
+		if !strings.Contains(d.Notes, "online ladder") {
+			d.Notes += "; online ladder: fixture"
 		}
 		return d, true
 	}
 	if cfg.onlineDryRun {
-		return decision{status: StatusBlocked, notes: dryRunNotes, url: target.URL, rung: "dry-run"}, true
+		return decision{Verdict: Verdict{Status: StatusBlocked, Notes: dryRunNotes, URL: target.URL}, rung: "dry-run"}, true
 	}
 	return decision{}, false
 }
@@ -300,8 +292,7 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 	for i, w := range work {
 		d, ok := decide(guard, cfg, w, offline, online)
 		if rec, kept := lc.keep[w.rep.NormalizedURL]; !ok && kept {
-			d, ok = decision{status: rec.Status, notes: rec.Notes, url: rec.URL, rung: "previous", httpStatus: rec.HTTPStatus,
-				title: rec.Title, publisher: rec.Publisher, snippet: rec.EvidenceSnippet, checkedAt: rec.CheckedAt}, true
+			d, ok = decision{Verdict: rec.Verdict(), rung: "previous", checkedAt: rec.CheckedAt}, true
 		}
 		var it liveItem
 		if !ok {
@@ -424,14 +415,13 @@ func emptyFixtureDigest() string {
 // buildRecord turns a decision into a redacted citation.v1 record.
 func buildRecord(w workItem, d decision, prov map[string][]FoundByEntry, checkedAt string) Citation {
 	original, origCreds := netguard.RedactURL(w.rep.URLOriginal)
-	url, urlCreds := netguard.RedactURL(d.url)
-	rec := Citation{
-		SchemaVersion: "citation.v1", NormalizedURL: w.rep.NormalizedURL, CID: w.rep.CID,
-		URL: url, URLOriginal: original, Status: d.status, CheckedAt: checkedAt,
-		FoundBy: []FoundByEntry{}, Notes: netguard.RedactText(d.notes), HTTPStatus: d.httpStatus,
-		Title: netguard.RedactText(d.title), Publisher: netguard.RedactText(d.publisher),
-		EvidenceSnippet: netguard.RedactText(d.snippet),
-	}
+	url, urlCreds := netguard.RedactURL(d.URL)
+	rec := Citation{SchemaVersion: "citation.v1", NormalizedURL: w.rep.NormalizedURL, CID: w.rep.CID,
+		URLOriginal: original, CheckedAt: checkedAt, FoundBy: []FoundByEntry{}}
+	v := d.Verdict
+	v.URL, v.Notes, v.Title = url, netguard.RedactText(v.Notes), netguard.RedactText(v.Title)
+	v.Publisher, v.EvidenceSnippet = netguard.RedactText(v.Publisher), netguard.RedactText(v.EvidenceSnippet)
+	rec.setVerdict(v)
 	for _, o := range w.originals {
 		rec.FoundBy = append(rec.FoundBy, prov[o]...)
 	}
