@@ -252,23 +252,8 @@ func nodeEnd(n ast.Node) int {
 	return end
 }
 
-// headingText is a heading's text without markup.
+// headingText is a heading's text without markup: each text run followed
+// by a space, code spans and autolinks left out.
 func headingText(h *ast.Heading, src []byte) string {
-	var title []byte
-	_ = ast.Walk(h, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch n := n.(type) {
-		case *ast.Text:
-			title = append(title, n.Segment.Value(src)...)
-			title = append(title, ' ')
-		case *ast.String:
-			title = append(title, n.Value...)
-		case *ast.CodeSpan:
-			return ast.WalkSkipChildren, nil
-		}
-		return ast.WalkContinue, nil
-	})
-	return string(title)
+	return string(inlineText(h, src, inlineOpts{spaceAfterText: true, skipCode: true}))
 }

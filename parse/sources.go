@@ -185,25 +185,45 @@ func (x *extractor) whole(ctx context.Context) error {
 // renderedTitle is a heading's rendered text, so closing #s, setext
 // underlines and inline markup around the words do not matter.
 func renderedTitle(h *ast.Heading, src []byte) string {
-	var title []byte
-	_ = ast.Walk(h, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	return string(bytes.TrimSpace(inlineText(h, src, inlineOpts{autoLinks: true})))
+}
+
+// inlineOpts are the ways the two heading readers differ.
+type inlineOpts struct {
+	spaceAfterText bool // a space after every text run (else a newline at soft breaks)
+	skipCode       bool // leave code spans out
+	autoLinks      bool // include autolinks' labels
+}
+
+// inlineText concatenates the text of n's inline nodes.
+func inlineText(n ast.Node, src []byte, o inlineOpts) []byte {
+	var out []byte
+	_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
 		switch n := n.(type) {
 		case *ast.Text:
-			title = append(title, n.Segment.Value(src)...)
-			if n.SoftLineBreak() {
-				title = append(title, '\n')
+			out = append(out, n.Segment.Value(src)...)
+			if o.spaceAfterText {
+				out = append(out, ' ')
+			} else if n.SoftLineBreak() {
+				out = append(out, '\n')
 			}
 		case *ast.String:
-			title = append(title, n.Value...)
+			out = append(out, n.Value...)
+		case *ast.CodeSpan:
+			if o.skipCode {
+				return ast.WalkSkipChildren, nil
+			}
 		case *ast.AutoLink:
-			title = append(title, n.Label(src)...)
+			if o.autoLinks {
+				out = append(out, n.Label(src)...)
+			}
 		}
 		return ast.WalkContinue, nil
 	})
-	return string(bytes.TrimSpace(title))
+	return out
 }
 
 type extractor struct {

@@ -5,6 +5,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/citegate/citegate/engine/pdftext"
 	"golang.org/x/net/html"
 )
 
@@ -147,7 +148,7 @@ func pdfHex(s []byte) []byte {
 	var hi byte
 	half := false
 	for i := 1; i < len(s) && s[i] != '>'; i++ {
-		v, ok := unhex(s[i])
+		v, ok := pdftext.HexValue(s[i])
 		if !ok {
 			continue
 		}
@@ -162,18 +163,6 @@ func pdfHex(s []byte) []byte {
 		out = append(out, hi<<4)
 	}
 	return out
-}
-
-func unhex(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
 }
 
 // pdfText converts a PDF text string: UTF-16BE with a BOM, UTF-8 with a

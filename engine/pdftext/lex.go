@@ -237,7 +237,7 @@ func (l *lexer) hex() {
 		if err != nil || c == '>' {
 			break
 		}
-		v, ok := unhex(c)
+		v, ok := HexValue(c)
 		if !ok {
 			continue
 		}
@@ -268,8 +268,8 @@ func (l *lexer) name() {
 		if c == '#' {
 			a, err1 := l.r.ReadByte()
 			b, err2 := l.r.ReadByte()
-			x, ok1 := unhex(a)
-			y, ok2 := unhex(b)
+			x, ok1 := HexValue(a)
+			y, ok2 := HexValue(b)
 			if err1 == nil && err2 == nil && ok1 && ok2 {
 				c = x<<4 | y
 			}
@@ -280,7 +280,9 @@ func (l *lexer) name() {
 	}
 }
 
-func unhex(c byte) (byte, bool) {
+// HexValue is the value of the hexadecimal digit c. PDF hex strings skip
+// what is not a digit, so the classifier's title sniffer uses it too.
+func HexValue(c byte) (byte, bool) {
 	switch {
 	case c >= '0' && c <= '9':
 		return c - '0', true
