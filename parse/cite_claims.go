@@ -227,11 +227,8 @@ func (b *blockScan) clean(from, to int) string {
 		}
 		buf = append(buf, ' ')
 		for i := a; i < z; {
-			for di < len(b.drops) && b.drops[di].end <= i {
-				di++
-			}
-			if di < len(b.drops) && b.drops[di].start <= i {
-				i = b.drops[di].end
+			if end, dropped := b.skipDrop(i, &di); dropped {
+				i = end
 				continue
 			}
 			next := z
@@ -429,6 +426,18 @@ func fillerAside(out []byte) bool {
 	return false
 }
 
+// skipDrop moves *di past the drops that end at or before i; when i is
+// inside a drop it returns the drop's end and true.
+func (b *blockScan) skipDrop(i int, di *int) (int, bool) {
+	for *di < len(b.drops) && b.drops[*di].end <= i {
+		*di++
+	}
+	if *di < len(b.drops) && b.drops[*di].start <= i {
+		return b.drops[*di].end, true
+	}
+	return i, false
+}
+
 // firstWord returns the offset of the first letter or digit in
 // src[from:to] of the block outside drops, or -1.
 func (b *blockScan) firstWord(from, to int) int {
@@ -437,11 +446,8 @@ func (b *blockScan) firstWord(from, to int) int {
 	for _, seg := range b.segs {
 		a, z := max(seg.Start, from), min(seg.Stop, to)
 		for i := a; i < z; {
-			for di < len(b.drops) && b.drops[di].end <= i {
-				di++
-			}
-			if di < len(b.drops) && b.drops[di].start <= i {
-				i = b.drops[di].end
+			if end, dropped := b.skipDrop(i, &di); dropped {
+				i = end
 				continue
 			}
 			r, n := utf8.DecodeRune(src[i:z])

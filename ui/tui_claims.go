@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/citegate/citegate/engine"
@@ -100,20 +99,7 @@ func (l claimListModel) update(msg tea.Msg) (claimListModel, tea.Cmd) {
 			}
 		}
 	case tea.KeyMsg:
-		switch {
-		case key.Matches(msg, k.Up):
-			l.move(-1)
-		case key.Matches(msg, k.Down):
-			l.move(1)
-		case key.Matches(msg, k.PageUp):
-			l.move(-l.height)
-		case key.Matches(msg, k.PageDown):
-			l.move(l.height)
-		case key.Matches(msg, k.Home):
-			l.move(-len(l.rows))
-		case key.Matches(msg, k.End):
-			l.move(len(l.rows))
-		}
+		l.navigate(msg, k, len(l.rows))
 	}
 	return l, nil
 }

@@ -455,19 +455,10 @@ func (l listModel) update(msg tea.Msg, now time.Time) (listModel, tea.Cmd) {
 		if l.searching {
 			return l.updateSearch(msg, now)
 		}
+		if l.navigate(msg, k, len(l.view)) {
+			return l, nil
+		}
 		switch {
-		case key.Matches(msg, k.Up):
-			l.move(-1)
-		case key.Matches(msg, k.Down):
-			l.move(1)
-		case key.Matches(msg, k.PageUp):
-			l.move(-l.height)
-		case key.Matches(msg, k.PageDown):
-			l.move(l.height)
-		case key.Matches(msg, k.Home):
-			l.move(-len(l.view))
-		case key.Matches(msg, k.End):
-			l.move(len(l.view))
 		case key.Matches(msg, k.Search):
 			l.searching = true
 			l.search.SetValue(l.query)

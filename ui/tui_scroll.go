@@ -1,5 +1,10 @@
 package ui
 
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
 // scroller is a list's cursor and the first row shown, shared by the URL
 // list and the claims list.
 type scroller struct {
@@ -24,4 +29,26 @@ func (s *scroller) clampIn(count int) {
 		s.offset = s.cursor - s.height + 1
 	}
 	s.offset = max(0, min(s.offset, count-s.height))
+}
+
+// navigate moves the cursor for the list keys (up, down, page up and down,
+// home, end) among count rows, and reports whether msg was one of them.
+func (s *scroller) navigate(msg tea.KeyMsg, k keyMap, count int) bool {
+	switch {
+	case key.Matches(msg, k.Up):
+		s.moveIn(-1, count)
+	case key.Matches(msg, k.Down):
+		s.moveIn(1, count)
+	case key.Matches(msg, k.PageUp):
+		s.moveIn(-s.height, count)
+	case key.Matches(msg, k.PageDown):
+		s.moveIn(s.height, count)
+	case key.Matches(msg, k.Home):
+		s.moveIn(-count, count)
+	case key.Matches(msg, k.End):
+		s.moveIn(count, count)
+	default:
+		return false
+	}
+	return true
 }
