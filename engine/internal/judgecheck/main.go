@@ -14,9 +14,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/citegate/citegate/engine"
@@ -103,19 +104,7 @@ func main() {
 			fmt.Printf("%s %s %-11s %-11s %s\n   %s\n", mark, k.ID, k.Label, v.Outcome, k.Claim, v.Rationale)
 		}
 	}
-	names := make([]string, 0, len(folds))
-	for n := range folds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range append(names, "all") {
-		c := all
-		if n != "all" {
-			c = folds[n]
-		}
-		fmt.Printf("%-10s n=%3d forced %.3f  committed %.3f on %.0f%% (%d)\n", n, c.n, float64(c.forced)/float64(c.n),
-			float64(c.committedOK)/float64(max(1, c.committed)), 100*float64(c.committed)/float64(c.n), c.committed)
-	}
+	printFolds(folds, all)
 }
 
 type cell struct{ n, forced, committed, committedOK int }
@@ -266,12 +255,13 @@ func scoreRun(data, outDir string) error {
 			}
 		}
 	}
-	names := make([]string, 0, len(folds))
-	for n := range folds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range append(names, "all") {
+	printFolds(folds, all)
+	return nil
+}
+
+// printFolds prints forced and committed accuracy per fold, then overall.
+func printFolds(folds map[string]*cell, all *cell) {
+	for _, n := range append(slices.Sorted(maps.Keys(folds)), "all") {
 		c := all
 		if n != "all" {
 			c = folds[n]
@@ -279,5 +269,4 @@ func scoreRun(data, outDir string) error {
 		fmt.Printf("%-10s n=%3d forced %.3f  committed %.3f on %.0f%% (%d)\n", n, c.n, float64(c.forced)/float64(c.n),
 			float64(c.committedOK)/float64(max(1, c.committed)), 100*float64(c.committed)/float64(c.n), c.committed)
 	}
-	return nil
 }
