@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/citegate/citegate/engine/verify"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -74,7 +75,7 @@ type RunSummary struct {
 	GateC            GateCSummary      `json:"gate_c"`
 	InputsDigests    map[string]string `json:"inputs_digests"`
 	// Verify is the --verify step's result (citations/verify.json).
-	Verify *VerifyResult `json:"verify,omitempty"`
+	Verify *verify.Result `json:"verify,omitempty"`
 	// Warnings are problems that did not stop the run (see
 	// engine.EventWarning): wave directory entries that were not read,
 	// then provider configuration problems.
@@ -186,7 +187,7 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	if err != nil {
 		return nil, err
 	}
-	var verified *VerifyResult
+	var verified *verify.Result
 	var verifyJSON []byte
 	if a.VerifyOutput != nil {
 		if err := stage("verify"); err != nil {

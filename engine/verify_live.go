@@ -4,6 +4,8 @@ import (
 	"context"
 	"unicode/utf8"
 
+	"github.com/citegate/citegate/engine/judge"
+	"github.com/citegate/citegate/engine/verify"
 	"github.com/citegate/citegate/netguard"
 	"github.com/citegate/citegate/parse"
 )
@@ -22,7 +24,7 @@ type VerifiedClaim struct {
 	// redacted.
 	Claim string
 	// Citation is the citation's entry in verify.json, exactly.
-	Citation VerifiedCitation
+	Citation verify.Citation
 	// GateC is the status this run's citations.jsonl gives the cited
 	// source; empty when the run did not validate it, or the citation
 	// names no source.
@@ -41,15 +43,15 @@ type VerifiedClaim struct {
 // run's records give its source, and the judge's text. Like every emit, it
 // gives up when ctx is cancelled. Nothing is computed when em has no
 // consumer.
-func verifyProgress(em *emitter, citable map[string]Status) func(context.Context, int, int, parse.Citation, VerifiedCitation, string) error {
-	return func(ctx context.Context, i, total int, c parse.Citation, vc VerifiedCitation, passage string) error {
+func verifyProgress(em *emitter, citable map[string]Status) verify.Settled {
+	return func(ctx context.Context, i, total int, c parse.Citation, vc verify.Citation, passage string) error {
 		if em == nil || em.ch == nil {
 			if ctx.Err() != nil {
 				return cancelled()
 			}
 			return nil
 		}
-		key := citableKey(c)
+		key := verify.CitableKey(c)
 		claim := &VerifiedClaim{Claim: netguard.RedactText(c.Claim), Citation: vc, GateC: citable[key],
 			Passage: shownPassage(passage, c.Claim), PassageBytes: len(passage)}
 		return em.emit(ctx, Event{Kind: EventVerified, Index: i, Total: total, URL: key, Verified: claim})
@@ -63,7 +65,7 @@ func verifyProgress(em *emitter, citable map[string]Status) func(context.Context
 // that reaches a screen.
 func shownPassage(text, claim string) string {
 	if len(text) > maxShownPassage {
-		text = relevantPassages(text, claim, maxShownPassage)
+		text = judge.Passages(text, claim, maxShownPassage)
 	}
 	if len(text) > maxShownPassage {
 		cut := maxShownPassage

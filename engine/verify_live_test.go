@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/citegate/citegate/engine/verify"
 	"github.com/citegate/citegate/parse"
 )
 
@@ -160,7 +161,7 @@ func TestVerifyProgressGivesUpOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(bg)
 	cancel()
 	report := verifyProgress(&emitter{ch: make(chan Event)}, nil)
-	err := report(ctx, 0, 1, parse.Citation{Raw: "[1]", Claim: "x"}, VerifiedCitation{ResolveStatus: "skipped"}, "")
+	err := report(ctx, 0, 1, parse.Citation{Raw: "[1]", Claim: "x"}, verify.Citation{ResolveStatus: "skipped"}, "")
 	var e *Error
 	if !errors.As(err, &e) || e.Code != CodeCancelled {
 		t.Errorf("err = %v, want CANCELLED", err)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citegate/citegate/engine/verify"
 	"github.com/citegate/citegate/netguard"
 )
 
@@ -70,7 +71,7 @@ func TestVerifyReadsPDFSources(t *testing.T) {
 			e := newEngine()
 			e.GuardOptions = pdfWeb(t, tt.contentType)
 			out := []byte(claim + " [1].\n\n## Sources\n\n1. http://papers.heat.example/" + tt.file + "\n")
-			res, err := e.Verify(context.Background(), out, VerifyArgs{Model: "lexical", AllowFetch: true, PerSourceMaxBytes: tt.maxBytes})
+			res, err := e.Verify(context.Background(), out, verify.Args{Model: "lexical", AllowFetch: true, PerSourceMaxBytes: tt.maxBytes})
 			if err != nil {
 				t.Fatal(err)
 			}

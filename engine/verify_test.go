@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citegate/citegate/engine/verify"
 	"github.com/citegate/citegate/netguard"
 )
 
@@ -117,7 +118,7 @@ func TestVerifyCorpusWithLexicalJudge(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := e.Verify(context.Background(), out, VerifyArgs{Model: "lexical", AllowFetch: true})
+		res, err := e.Verify(context.Background(), out, verify.Args{Model: "lexical", AllowFetch: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +156,7 @@ func TestVerifyRefusesFetchUnlessAllowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := newEngine().Verify(context.Background(), out, VerifyArgs{Model: "lexical"})
+	res, err := newEngine().Verify(context.Background(), out, verify.Args{Model: "lexical"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func TestVerifyConfigErrors(t *testing.T) {
 	e := newEngine()
 	e.Net.Getenv = func(string) string { return "" }
 	for _, tt := range []struct{ model, provider string }{{"gpt-unknown-9", ""}, {"claude-haiku-4-5-20251001", ""}, {"", ""}} {
-		if _, err := e.Verify(context.Background(), []byte("x"), VerifyArgs{Model: tt.model, Provider: tt.provider}); err == nil {
+		if _, err := e.Verify(context.Background(), []byte("x"), verify.Args{Model: tt.model, Provider: tt.provider}); err == nil {
 			t.Errorf("Verify(model %q) succeeded, want an error (unknown model / missing key / empty)", tt.model)
 		}
 	}
@@ -186,8 +187,13 @@ func TestVerifyFlagsNonCitableSources(t *testing.T) {
 	}
 	e := newEngine()
 	e.GuardOptions = verifyWeb(t)
-	res, err := e.Verify(context.Background(), out, VerifyArgs{Model: "lexical", AllowFetch: true,
-		Citable: map[string]Status{"http://grid.heat.example/annual-update": StatusBlocked}})
+	res, err := e.Verify(context.Background(), out, verify.Args{Model: "lexical", AllowFetch: true,
+		GateStatus: func(u string) (string, bool, bool) {
+			if u == "http://grid.heat.example/annual-update" {
+				return string(StatusBlocked), StatusBlocked.Citable(), true
+			}
+			return "", false, false
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +237,7 @@ func TestVerifyWithFakeAnthropic(t *testing.T) {
 		return ""
 	}
 	out := []byte("Cold-climate heat pumps keep a seasonal coefficient of performance of about 2.5 [1].\n\n## Sources\n\n1. http://research.heat.example/cold-climate-study\n")
-	res, err := e.Verify(context.Background(), out, VerifyArgs{Model: "claude-haiku-4-5-20251001", BaseURL: api.URL, AllowFetch: true})
+	res, err := e.Verify(context.Background(), out, verify.Args{Model: "claude-haiku-4-5-20251001", BaseURL: api.URL, AllowFetch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +298,7 @@ func TestVerifyCostCap(t *testing.T) {
 	} {
 		*calls = 0
 		capv := tc.cap
-		res, err := anthropicEngine(opts).Verify(context.Background(), out, VerifyArgs{Model: "claude-haiku-4-5-20251001", BaseURL: api.URL,
+		res, err := anthropicEngine(opts).Verify(context.Background(), out, verify.Args{Model: "claude-haiku-4-5-20251001", BaseURL: api.URL,
 			AllowFetch: true, MaxCostUSDTotal: &capv})
 		if err != nil {
 			t.Fatal(err)
@@ -318,7 +324,7 @@ func TestVerifyCostCap(t *testing.T) {
 func TestVerifyUncertain(t *testing.T) {
 	api, _, opts := fakeJudgeAPI(t, `{"verdict":"uncertain","supported":true,"confidence":0.4,"rationale":"on topic, not stated"}`)
 	out := []byte("Heat pumps keep a coefficient of performance of about 2.5 [1].\n\n## Sources\n\n1. http://research.heat.example/cold-climate-study\n")
-	res, err := anthropicEngine(opts).Verify(context.Background(), out, VerifyArgs{Model: "claude-haiku-4-5-20251001", BaseURL: api.URL, AllowFetch: true})
+	res, err := anthropicEngine(opts).Verify(context.Background(), out, verify.Args{Model: "claude-haiku-4-5-20251001", BaseURL: api.URL, AllowFetch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +332,7 @@ func TestVerifyUncertain(t *testing.T) {
 	if j == nil || j.Verdict != "uncertain" || !j.Supported || res.TotalUncertain != 1 || res.TotalSupported != 0 || res.OverallScore != nil || !res.Passed {
 		t.Fatalf("uncertain: judge %+v, result %+v", j, res)
 	}
-	res, err = anthropicEngine(opts).Verify(context.Background(), out, VerifyArgs{Model: "claude-haiku-4-5-20251001", BaseURL: api.URL, AllowFetch: true, NoAbstain: true})
+	res, err = anthropicEngine(opts).Verify(context.Background(), out, verify.Args{Model: "claude-haiku-4-5-20251001", BaseURL: api.URL, AllowFetch: true, NoAbstain: true})
 	if err != nil {
 		t.Fatal(err)
 	}

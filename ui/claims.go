@@ -5,6 +5,7 @@ import (
 
 	"github.com/citegate/citegate/engine"
 	"github.com/citegate/citegate/engine/judge"
+	"github.com/citegate/citegate/engine/verify"
 )
 
 // The vocabulary both front ends use for `run --verify`'s claims: the
@@ -24,7 +25,7 @@ const (
 
 // verdictOf reads a verify.json entry. An entry without a verdict (seed
 // 002's shape, before issue 11) falls back on the supported boolean.
-func verdictOf(vc engine.VerifiedCitation) claimVerdict {
+func verdictOf(vc verify.Citation) claimVerdict {
 	j := vc.Judge
 	switch {
 	case j == nil:
@@ -65,7 +66,7 @@ func (v claimVerdict) word() string {
 // notJudgedReason is why no judge ruled on the citation, in a few words:
 // verify.json's resolve_error kind, spelled for people. The detail view
 // shows the kind itself and its message.
-func notJudgedReason(vc engine.VerifiedCitation) string {
+func notJudgedReason(vc verify.Citation) string {
 	kind := vc.ResolveStatus
 	if vc.ResolveError != nil {
 		kind = vc.ResolveError.Kind
@@ -87,7 +88,7 @@ func notJudgedReason(vc engine.VerifiedCitation) string {
 
 // verdictCell is the claims list's verdict column: the verdict, or for a
 // citation no judge read, the reason.
-func verdictCell(vc engine.VerifiedCitation) string {
+func verdictCell(vc verify.Citation) string {
 	v := verdictOf(vc)
 	if v == verdictNotJudged {
 		return v.symbol() + " " + notJudgedReason(vc)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/citegate/citegate/engine"
+	"github.com/citegate/citegate/engine/verify"
 )
 
 // Command is a parsed command line: which command, and the engine arguments
@@ -24,7 +25,7 @@ type Command struct {
 	GateC     engine.GateCArgs
 	Render    engine.RenderArgs
 	Run       engine.RunArgs
-	Verify    engine.VerifyArgs
+	Verify    verify.Args
 	// OutputFile is verify's agent output ("-" for stdin); for run,
 	// --verify names a synthesis file to verify after Gate C.
 	OutputFile string

@@ -17,6 +17,7 @@ import (
 	"github.com/citegate/citegate/engine"
 	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/simweb"
+	"github.com/citegate/citegate/engine/verify"
 )
 
 // demoRun copies the repository's demo run into a new temp directory.
@@ -177,7 +178,7 @@ func TestTUIRunVerifyOnlineShowsVerdicts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var res engine.VerifyResult
+		var res verify.Result
 		if err := json.Unmarshal(data, &res); err != nil {
 			t.Fatal(err)
 		}

@@ -95,7 +95,7 @@ func (p *Progress) handle(ev engine.Event) {
 			p.open = true
 			return
 		}
-		// At most engine.HardMaxCitations lines: always one per claim.
+		// At most verify.HardMaxCitations lines: always one per claim.
 		fmt.Fprintln(p.w, line)
 	}
 }

@@ -29,7 +29,7 @@ func newClaimRow(ev engine.Event) *claimRow {
 
 // claimListModel is the table of claims, the second list beside the URLs
 // (v switches). It has no filter or sort: a synthesis cites at most
-// engine.HardMaxCitations sources, listed in the synthesis's order.
+// verify.HardMaxCitations sources, listed in the synthesis's order.
 type claimListModel struct {
 	c     *common
 	rows  []*claimRow

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/citegate/citegate/engine"
+	"github.com/citegate/citegate/engine/verify"
 	"github.com/muesli/termenv"
 )
 
@@ -23,13 +24,13 @@ const (
 	rationaleSupported = "every fact of the claim is on the page: 2.5, minus 20 degrees Celsius, seasonal coefficient of performance"
 )
 
-func judged(verdict string, supported bool, conf float64, rationale string) *engine.JudgeVerdict {
+func judged(verdict string, supported bool, conf float64, rationale string) *verify.JudgeVerdict {
 	zero := 0.0
-	return &engine.JudgeVerdict{Verdict: verdict, Supported: supported, Confidence: conf, Rationale: rationale, CostUSD: &zero, LatencyMS: 3}
+	return &verify.JudgeVerdict{Verdict: verdict, Supported: supported, Confidence: conf, Rationale: rationale, CostUSD: &zero, LatencyMS: 3}
 }
 
-func verifiedEvent(i, total int, url string, gate engine.Status, raw, claim, passage string, vc engine.VerifiedCitation) engine.Event {
-	vc.Citation = engine.CitationRef{Raw: raw, Kind: "numbered", Identifier: strings.Trim(raw, "[]"), OffsetStart: 100 * (i + 1), OffsetEnd: 100*(i+1) + len(raw)}
+func verifiedEvent(i, total int, url string, gate engine.Status, raw, claim, passage string, vc verify.Citation) engine.Event {
+	vc.Citation = verify.CitationRef{Raw: raw, Kind: "numbered", Identifier: strings.Trim(raw, "[]"), OffsetStart: 100 * (i + 1), OffsetEnd: 100*(i+1) + len(raw)}
 	return engine.Event{Kind: engine.EventVerified, Index: i, Total: total, URL: url,
 		Verified: &engine.VerifiedClaim{Claim: claim, Citation: vc, GateC: gate, Passage: passage, PassageBytes: len(passage)}}
 }
@@ -38,18 +39,18 @@ func claimScript() []engine.Event {
 	const n = 5
 	return []engine.Event{
 		verifiedEvent(0, n, "http://research.heat.example/cold-climate-study", engine.StatusValid, "[1]", claimSupported, passageSupported,
-			engine.VerifiedCitation{ResolveStatus: "ok", Source: &engine.SourceInfo{URL: "http://research.heat.example/cold-climate-study", Status: 200, ContentType: "text/html", BytesFetched: 657},
+			verify.Citation{ResolveStatus: "ok", Source: &verify.SourceInfo{URL: "http://research.heat.example/cold-climate-study", Status: 200, ContentType: "text/html", BytesFetched: 657},
 				Judge: judged("supported", true, 0.82, rationaleSupported)}),
 		verifiedEvent(1, n, "http://news.heat.example/norway-trials", engine.StatusValid, "[2]", "Field trials in Norway reported that installed heat pumps cut household heating bills by 80 percent.", "Bills fell by 30 percent.",
-			engine.VerifiedCitation{ResolveStatus: "ok", Source: &engine.SourceInfo{URL: "http://news.heat.example/norway-trials", Status: 200, ContentType: "text/html", BytesFetched: 634},
+			verify.Citation{ResolveStatus: "ok", Source: &verify.SourceInfo{URL: "http://news.heat.example/norway-trials", Status: 200, ContentType: "text/html", BytesFetched: 634},
 				Judge: judged("unsupported", false, 0.7, "the page gives 30 percent for the same quantity, not 80 percent")}),
 		verifiedEvent(2, n, "http://grid.heat.example/annual-update", "", "[3]", "Installation costs fell by a third between 2019 and 2024.", "Annual update of the grid operator.",
-			engine.VerifiedCitation{ResolveStatus: "ok", Source: &engine.SourceInfo{URL: "http://grid.heat.example/annual-update", Status: 200, ContentType: "text/html", BytesFetched: 658},
+			verify.Citation{ResolveStatus: "ok", Source: &verify.SourceInfo{URL: "http://grid.heat.example/annual-update", Status: 200, ContentType: "text/html", BytesFetched: 658},
 				Judge: judged("uncertain", false, 0.4, "found installation but not a third, 2019 or 2024")}),
 		verifiedEvent(3, n, "https://www.science.org/doi/10.1126/science.adg7942", engine.StatusBlocked, "[4]", "Solid-state cells suppress dendrites.", "",
-			engine.VerifiedCitation{ResolveStatus: "error", ResolveError: &engine.ResolveError{Kind: "not_citable", Message: "citations.jsonl marks this source blocked: synthesis must not cite it"}}),
+			verify.Citation{ResolveStatus: "error", ResolveError: &verify.ResolveError{Kind: "not_citable", Message: "citations.jsonl marks this source blocked: synthesis must not cite it"}}),
 		verifiedEvent(4, n, "", "", "[5]", "Costs fell by a third.", "",
-			engine.VerifiedCitation{ResolveStatus: "skipped", ResolveError: &engine.ResolveError{Kind: "unresolvable_kind", Message: "no source to fetch"}}),
+			verify.Citation{ResolveStatus: "skipped", ResolveError: &verify.ResolveError{Kind: "unresolvable_kind", Message: "no source to fetch"}}),
 	}
 }
 

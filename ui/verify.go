@@ -8,6 +8,7 @@ import (
 
 	"github.com/citegate/citegate/engine"
 	"github.com/citegate/citegate/engine/fsx"
+	"github.com/citegate/citegate/engine/verify"
 )
 
 // maxOutputBytes bounds the agent output verify reads.
@@ -27,7 +28,7 @@ func readVerifyFile(file string) ([]byte, error) {
 
 // verifyLine sums up run --verify's result in one line, for the terminal
 // UI's outcome panel and the line it leaves on stderr.
-func verifyLine(v *engine.VerifyResult) string {
+func verifyLine(v *verify.Result) string {
 	verdict := "passed"
 	if !v.Passed {
 		verdict = "NOT passed"

@@ -20,8 +20,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/citegate/citegate/engine"
 	"github.com/citegate/citegate/engine/judge"
+	"github.com/citegate/citegate/engine/verify"
 )
 
 type kase struct {
@@ -72,7 +72,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		text := engine.OfflineJudgeInput(html, "text/html")
+		text := verify.OfflineJudgeInput(html, "text/html")
 		v, err := j.Judge(context.Background(), k.Claim, text)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -146,7 +146,7 @@ func measureRetrieval(data string, budget int, verbose bool) error {
 		if err != nil {
 			return err
 		}
-		in := collapse(engine.JudgeInputWithin(html, "text/html", r.Claim, budget))
+		in := collapse(verify.JudgeInputWithin(html, "text/html", r.Claim, budget))
 		inputChars += len(in)
 		// A case is covered when one of its annotated sets of supporting
 		// sentences is entirely in the input.

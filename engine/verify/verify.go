@@ -1,0 +1,302 @@
+package verify
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/citegate/citegate/engine/judge"
+	"github.com/citegate/citegate/netguard"
+	"github.com/citegate/citegate/parse"
+)
+
+// Seed 002's defaults and caps for verify.
+const (
+	DefaultMaxCitations       = 20
+	HardMaxCitations          = 50
+	DefaultMaxCostUSDTotal    = 1.00
+	DefaultPerSourceTimeoutMS = 10000
+	DefaultPerSourceMaxBytes  = 5 << 20
+	maxRedirects              = 3
+	// judgeSourceChars is what the judge reads of a source: the passages
+	// most relevant to the claim, up to seed 002's 12,000 characters.
+	judgeSourceChars = 12000
+)
+
+// Args mirrors seed 002's verify_citations parameters.
+type Args struct {
+	Model              string   `json:"model"`
+	Provider           string   `json:"provider,omitempty"`
+	BaseURL            string   `json:"base_url,omitempty"`
+	AllowFetch         bool     `json:"allow_fetch,omitempty"`
+	DomainAllowlist    []string `json:"domain_allowlist,omitempty"`
+	MaxCostUSDTotal    *float64 `json:"max_cost_usd_total,omitempty"`
+	MaxCitations       int      `json:"max_citations,omitempty"`
+	PerSourceTimeoutMS int      `json:"per_source_timeout_ms,omitempty"`
+	PerSourceMaxBytes  int      `json:"per_source_max_bytes,omitempty"`
+	TraceID            string   `json:"trace_id,omitempty"`
+	// NoAbstain turns every "uncertain" verdict into the judge's best guess
+	// (forced choice): verdicts are then only supported or unsupported.
+	NoAbstain bool `json:"no_abstain,omitempty"`
+	// GateStatus, when set, gives the run's Gate C status of a normalized
+	// URL and whether synthesis may cite it (run --verify): citing a source
+	// that may not be cited is a finding. ok is false for a URL the run did
+	// not validate.
+	GateStatus func(normalizedURL string) (status string, citable, ok bool) `json:"-"`
+}
+
+// Settled hears of each citation as soon as it has its entry (run
+// --verify's live view): its index and the number Run will list, the
+// citation, the entry, and the text the judge read ("" when no judge read
+// any). An error (cancellation) stops Run and is returned as it is.
+type Settled func(ctx context.Context, i, total int, c parse.Citation, vc Citation, passage string) error
+
+// Env is what Run needs from its caller: the operator's network options
+// (every fetch goes through a netguard.Guard built from them), the
+// environment for the judges' API keys, and the DOI resolver's base URL
+// ("" is https://doi.org).
+type Env struct {
+	GuardOptions []netguard.Option
+	Getenv       func(string) string
+	DOIResolver  string
+}
+
+// ArgError is a configuration problem (empty or unknown model, missing key):
+// the caller reports it as an INVALID_ARGS envelope.
+type ArgError struct {
+	Message string
+	Details map[string]any
+}
+
+func (e *ArgError) Error() string { return e.Message }
+
+// Result is seed 002's output shape, exactly.
+type Result struct {
+	ID                  string   `json:"id"`
+	OverallScore        *float64 `json:"overall_score"`
+	Passed              bool     `json:"passed"`
+	TotalCitationsFound int      `json:"total_citations_found"`
+	TotalResolved       int      `json:"total_resolved"`
+	TotalSupported      int      `json:"total_supported"`
+	// TotalUncertain counts judge verdicts of "uncertain", which are left
+	// out of OverallScore's denominator.
+	TotalUncertain int        `json:"total_uncertain"`
+	TotalCostUSD   float64    `json:"total_cost_usd"`
+	Citations      []Citation `json:"citations"`
+}
+
+// Citation is one citation's outcome.
+type Citation struct {
+	Citation      CitationRef   `json:"citation"`
+	ResolveStatus string        `json:"resolve_status"` // ok | skipped | error
+	ResolveError  *ResolveError `json:"resolve_error,omitempty"`
+	Source        *SourceInfo   `json:"source,omitempty"`
+	Judge         *JudgeVerdict `json:"judge,omitempty"`
+}
+
+// CitationRef locates a citation in the output.
+type CitationRef struct {
+	Raw         string `json:"raw"`
+	Kind        string `json:"kind"`
+	Identifier  string `json:"identifier"`
+	OffsetStart int    `json:"offset_start"`
+	OffsetEnd   int    `json:"offset_end"`
+}
+
+// ResolveError says why a citation was not (fully) verified.
+type ResolveError struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+// SourceInfo describes the fetched source.
+type SourceInfo struct {
+	URL          string `json:"url"`
+	Status       int    `json:"status"`
+	ContentType  string `json:"content_type"`
+	BytesFetched int    `json:"bytes_fetched"`
+	Truncated    bool   `json:"truncated"`
+}
+
+// JudgeVerdict is the judge's answer for one citation.
+type JudgeVerdict struct {
+	// Verdict is "supported", "unsupported" or "uncertain" (issue 11);
+	// Supported is seed 002's boolean: the judge's best guess.
+	Verdict      string   `json:"verdict"`
+	Supported    bool     `json:"supported"`
+	Confidence   float64  `json:"confidence"`
+	Rationale    string   `json:"rationale"`
+	CostUSD      *float64 `json:"cost_usd"`
+	LatencyMS    int64    `json:"latency_ms"`
+	InputTokens  int      `json:"input_tokens"`
+	OutputTokens int      `json:"output_tokens"`
+}
+
+// fetchedSource is a resolved source, cached per URL within one call.
+type fetchedSource struct {
+	info SourceInfo
+	text string
+	err  *ResolveError
+}
+
+// Run checks whether each source cited in output supports its claim
+// (seed 002, with [N], author–year and footnote citations resolved through
+// the document's own reference list). Configuration problems (unknown model,
+// missing key) are errors; per-citation problems are in the result.
+func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (*Result, error) {
+	if strings.TrimSpace(a.Model) == "" {
+		return nil, &ArgError{Message: "model must be non-empty"}
+	}
+	maxCit := a.MaxCitations
+	if maxCit <= 0 {
+		maxCit = DefaultMaxCitations
+	}
+	maxCit = min(maxCit, HardMaxCitations)
+	costCap := DefaultMaxCostUSDTotal
+	if a.MaxCostUSDTotal != nil {
+		costCap = *a.MaxCostUSDTotal
+	}
+	timeout := time.Duration(orInt(a.PerSourceTimeoutMS, DefaultPerSourceTimeoutMS)) * time.Millisecond
+	opts := slices.Clone(env.GuardOptions)
+	for _, d := range a.DomainAllowlist {
+		if d = strings.Trim(strings.ToLower(strings.TrimSpace(d)), "."); d != "" {
+			opts = append(opts, netguard.DomainAllowlist(d))
+		}
+	}
+	guard := netguard.New(append(opts, netguard.WithLimits(netguard.Limits{HopTimeout: timeout,
+		MaxRedirects: maxRedirects, MaxBodyBytes: int64(orInt(a.PerSourceMaxBytes, DefaultPerSourceMaxBytes))}))...)
+	j, err := judge.New(judge.Config{Model: a.Model, Provider: a.Provider, BaseURL: a.BaseURL, Getenv: env.Getenv,
+		Client: &http.Client{Transport: guard.Transport()}})
+	if err != nil {
+		var je *judge.Error
+		if errors.As(err, &je) {
+			return nil, &ArgError{Message: netguard.RedactText(je.Message), Details: map[string]any{"kind": je.Kind}}
+		}
+		return nil, &ArgError{Message: netguard.RedactText(err.Error())}
+	}
+
+	cites := parse.Cite(output)
+	res := &Result{ID: newUUID(), TotalCitationsFound: len(cites), Citations: []Citation{}}
+	sources := map[string]*fetchedSource{}
+	var totalCost float64
+	todo := cites[:min(len(cites), maxCit)]
+	// settle lists vc and reports it before the next citation starts.
+	settle := func(c parse.Citation, vc Citation, passage string) error {
+		res.Citations = append(res.Citations, vc)
+		if settled == nil {
+			return nil
+		}
+		return settled(ctx, len(res.Citations)-1, len(todo), c, vc, passage)
+	}
+	for _, c := range todo {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		vc := Citation{Citation: CitationRef{Raw: netguard.RedactText(c.Raw), Kind: string(c.Kind),
+			Identifier: netguard.RedactText(c.Identifier), OffsetStart: c.OffsetStart, OffsetEnd: c.OffsetEnd}}
+		target := c.Target
+		switch {
+		case target == "":
+			vc.ResolveStatus = "skipped"
+			vc.ResolveError = &ResolveError{"unresolvable_kind", fmt.Sprintf("no source to fetch for %s citation %s: the document's references do not give a URL or DOI for it", c.Kind, vc.Citation.Raw)}
+		case notCitable(a.GateStatus, c):
+			st, _, _ := a.GateStatus(CitableKey(c))
+			vc.ResolveStatus = "error"
+			vc.ResolveError = &ResolveError{"not_citable", fmt.Sprintf("citations.jsonl marks this source %s: synthesis must not cite it", st)}
+		case !a.AllowFetch:
+			vc.ResolveStatus = "error"
+			vc.ResolveError = &ResolveError{"fetch_disabled", "citation fetch is disabled; pass --allow-fetch"}
+		}
+		if vc.ResolveStatus != "" {
+			if err := settle(c, vc, ""); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		src := sources[target]
+		if src == nil {
+			src = resolveSource(ctx, guard, env.DOIResolver, target, c.TargetKind)
+			sources[target] = src
+		}
+		if src.err != nil {
+			vc.ResolveStatus, vc.ResolveError = "error", src.err
+			if src.info.URL != "" {
+				info := src.info
+				vc.Source = &info
+			}
+			if err := settle(c, vc, ""); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		info := src.info
+		vc.ResolveStatus, vc.Source = "ok", &info
+		res.TotalResolved++
+		passage := judgeText(j, src.text, c.Claim)
+		if totalCost+j.EstimateMaxCostUSD(c.Claim, passage) > costCap {
+			vc.ResolveError = &ResolveError{"cost_cap_reached", fmt.Sprintf("total cost cap $%.2f would be exceeded by the next judge call", costCap)}
+			if err := settle(c, vc, ""); err != nil {
+				return nil, err
+			}
+			break
+		}
+		v, err := j.Judge(ctx, c.Claim, passage)
+		if v.CostUSD != nil {
+			totalCost += *v.CostUSD
+		}
+		if err != nil {
+			kind := judge.KindLLM
+			var je *judge.Error
+			if errors.As(err, &je) {
+				kind = je.Kind
+			}
+			vc.ResolveError = &ResolveError{kind, netguard.RedactText(err.Error())}
+			if err := settle(c, vc, passage); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		outcome := v.Outcome
+		if outcome == "" || (a.NoAbstain && outcome == judge.VerdictUncertain) {
+			outcome = judge.VerdictUnsupported
+			if v.Supported {
+				outcome = judge.VerdictSupported
+			}
+		}
+		switch outcome {
+		case judge.VerdictSupported:
+			res.TotalSupported++
+		case judge.VerdictUncertain:
+			res.TotalUncertain++
+		}
+		vc.Judge = &JudgeVerdict{Verdict: outcome, Supported: v.Supported, Confidence: v.Confidence, Rationale: netguard.RedactText(v.Rationale),
+			CostUSD: v.CostUSD, LatencyMS: v.LatencyMS, InputTokens: v.InputTokens, OutputTokens: v.OutputTokens}
+		if err := settle(c, vc, passage); err != nil {
+			return nil, err
+		}
+	}
+	res.TotalCostUSD = math.Round(totalCost*1e6) / 1e6
+	if decided := res.TotalResolved - res.TotalUncertain; decided > 0 {
+		score := math.Round(float64(res.TotalSupported)/float64(decided)*100) / 100
+		res.OverallScore = &score
+	}
+	// Seed 002: fail when fewer than half of the resolved sources support
+	// their claims; nothing resolvable is not a failure.
+	res.Passed = res.OverallScore == nil || *res.OverallScore >= 0.5
+	return res, nil
+}
+
+// newUUID returns a random RFC 4122 version-4 UUID (seed 002's id).
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
