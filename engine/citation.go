@@ -1,32 +1,21 @@
 package engine
 
-// Status is a citation's validation verdict (seed 000).
-type Status string
+import "github.com/citegate/citegate/engine/record"
 
-// The five statuses. Synthesis may cite valid and paywalled (with caution);
-// it must not cite invalid, blocked or mismatch.
+// Status is a citation's validation verdict (seed 000); see record.Status.
+type Status = record.Status
+
+// The five statuses (see record).
 const (
-	StatusValid     Status = "valid"
-	StatusPaywalled Status = "paywalled"
-	StatusBlocked   Status = "blocked"
-	StatusMismatch  Status = "mismatch"
-	StatusInvalid   Status = "invalid"
+	StatusValid     = record.StatusValid
+	StatusPaywalled = record.StatusPaywalled
+	StatusBlocked   = record.StatusBlocked
+	StatusMismatch  = record.StatusMismatch
+	StatusInvalid   = record.StatusInvalid
 )
 
 // Statuses lists every status in report order.
-var Statuses = []Status{StatusValid, StatusPaywalled, StatusBlocked, StatusMismatch, StatusInvalid}
-
-// Known reports whether s is one of the five statuses.
-func (s Status) Known() bool {
-	switch s {
-	case StatusValid, StatusPaywalled, StatusBlocked, StatusMismatch, StatusInvalid:
-		return true
-	}
-	return false
-}
-
-// Citable reports whether synthesis may cite a source with this status.
-func (s Status) Citable() bool { return s == StatusValid || s == StatusPaywalled }
+var Statuses = record.Statuses
 
 // Citation is one citations.jsonl record (citation.v1), fields in the
 // reference's key order; optional fields are omitted when absent.

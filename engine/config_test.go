@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citegate/citegate/engine/ladder"
 	"github.com/citegate/citegate/netguard"
 )
 
@@ -256,9 +257,9 @@ func TestPolicyMaximaKeepBackoffRepresentable(t *testing.T) {
 	p := DefaultLadderPolicy()
 	p.DirectFetchMaxAttempts, p.BrightDataMaxAttempts, p.ApifyMaxAttempts = 10, 10, 10
 	p.BackoffInitialMS, p.BackoffMultiplier, p.BackoffMaxMS = 60000, 4, 60000
-	l := &ladder{policy: p}
+	b := ladder.Backoff{InitialMS: p.BackoffInitialMS, Multiplier: p.BackoffMultiplier, MaxMS: p.BackoffMaxMS}
 	for a := 1; a <= 10; a++ {
-		if d := l.backoff(a); d <= 0 || d > time.Minute {
+		if d := b.Delay(a); d <= 0 || d > time.Minute {
 			t.Errorf("backoff(%d) = %v, want within (0, 1m]", a, d)
 		}
 	}

@@ -277,11 +277,11 @@ func TestLinkTextPerLink(t *testing.T) {
 	} {
 		for i, u := range x.unique {
 			it := newLiveItem(i, workItem{rep: URLMapItem{URLOriginal: u, NormalizedURL: u}, originals: []string{u}}, lc.lc, prov)
-			if it.citation.LinkText != want[u] {
-				t.Errorf("%s: %s has link text %q; want %q", lc.name, u, it.citation.LinkText, want[u])
+			if it.Citation.LinkText != want[u] {
+				t.Errorf("%s: %s has link text %q; want %q", lc.name, u, it.Citation.LinkText, want[u])
 			}
-			if !strings.HasPrefix(it.citation.SourceLine, "- [Alpha report]") {
-				t.Errorf("%s: %s source line %q", lc.name, u, it.citation.SourceLine)
+			if !strings.HasPrefix(it.Citation.SourceLine, "- [Alpha report]") {
+				t.Errorf("%s: %s source line %q", lc.name, u, it.Citation.SourceLine)
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/jsonx"
+	"github.com/citegate/citegate/engine/ladder"
 	"github.com/citegate/citegate/engine/schema"
 	"github.com/citegate/citegate/netguard"
 	"github.com/citegate/citegate/parse"
@@ -179,14 +180,14 @@ func provenance(items []FoundByItem) map[string][]FoundByEntry {
 // (a URL that carried userinfo) or need not (a fresh cache entry). A URL
 // that carried credentials is never cached: its redacted form would stand
 // for every token.
-func preLadder(cache *resultCache, it liveItem, tier string) (decision, bool) {
-	if _, creds := netguard.RedactURL(it.w.rep.URLOriginal); creds {
-		return decision{Verdict: Verdict{Status: StatusInvalid, Notes: "online ladder: userinfo not allowed; never fetched", URL: it.w.rep.NormalizedURL}, rung: "preflight"}, true
+func preLadder(cache *resultCache, w workItem, it ladder.Item, tier string) (decision, bool) {
+	if _, creds := netguard.RedactURL(w.rep.URLOriginal); creds {
+		return decision{Verdict: Verdict{Status: StatusInvalid, Notes: "online ladder: userinfo not allowed; never fetched", URL: w.rep.NormalizedURL}, rung: "preflight"}, true
 	}
-	if it.credentialed {
+	if it.Credentialed {
 		return decision{}, false
 	}
-	if d, at, ok := cache.get(it.w.rep.NormalizedURL, verdictContext(tier, it.citation)); ok {
+	if d, at, ok := cache.get(w.rep.NormalizedURL, verdictContext(tier, it.Citation)); ok {
 		d.checkedAt = at
 		return d, true
 	}
@@ -197,17 +198,17 @@ func preLadder(cache *resultCache, it liveItem, tier string) (decision, bool) {
 // and all, from memory) and how the wave cited it: the first provenance
 // entry's source line and the text of that very link (not the first link of
 // the line, which a second link on it used to get).
-func newLiveItem(i int, w workItem, lc liveContext, prov map[string][]FoundByEntry) liveItem {
-	it := liveItem{index: i, w: w, fetch: w.rep.URLOriginal}
+func newLiveItem(i int, w workItem, lc liveContext, prov map[string][]FoundByEntry) ladder.Item {
+	it := ladder.Item{Index: i, URL: w.rep.NormalizedURL, CID: w.rep.CID, Fetch: w.rep.URLOriginal}
 	if raw, ok := lc.originals[w.rep.URLOriginal]; ok {
-		it.fetch = raw
+		it.Fetch = raw
 	}
 	// Anything redaction touched carried credentials of some kind.
-	it.credentialed = it.fetch != w.rep.URLOriginal || strings.Contains(w.rep.URLOriginal, "REDACTED")
+	it.Credentialed = it.Fetch != w.rep.URLOriginal || strings.Contains(w.rep.URLOriginal, "REDACTED")
 	for _, o := range w.originals {
 		if entries := prov[o]; len(entries) > 0 {
-			it.citation.SourceLine = entries[0].SourceLine
-			it.citation.LinkText = lc.texts.lookup(entries[0], o)
+			it.Citation.SourceLine = entries[0].SourceLine
+			it.Citation.LinkText = lc.texts.lookup(entries[0], o)
 			break
 		}
 	}
@@ -288,16 +289,16 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 	prov := provenance(foundBy)
 	decisions := make([]decision, len(work))
 	settled := make([]bool, len(work))
-	var live []liveItem
+	var live []ladder.Item
 	for i, w := range work {
 		d, ok := decide(guard, cfg, w, offline, online)
 		if rec, kept := lc.keep[w.rep.NormalizedURL]; !ok && kept {
 			d, ok = decision{Verdict: rec.Verdict(), rung: "previous", checkedAt: rec.CheckedAt}, true
 		}
-		var it liveItem
+		var it ladder.Item
 		if !ok {
 			it = newLiveItem(i, w, lc, prov)
-			d, ok = preLadder(cache, it, cfg.tier)
+			d, ok = preLadder(cache, w, it, cfg.tier)
 		}
 		if ok {
 			decisions[i], settled[i] = d, true
@@ -347,21 +348,21 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 			ev.Total = len(work)
 			return em.emit(ctx, ev)
 		})
-		for _, w := range lad.warnings {
+		for _, w := range lad.Warnings() {
 			warnings = append(warnings, w)
 			if err := em.emit(ctx, Event{Kind: EventWarning, Total: len(work), Detail: w}); err != nil {
 				return nil, err
 			}
 		}
-		lad.runLadder(ctx, live, func(it liveItem, d decision, at string) {
-			d.checkedAt = at
+		lad.Run(ctx, live, func(it *ladder.Item, ld ladder.Decision, at string) {
+			d := decision{Verdict: ld.Verdict, rung: ld.Rung, redirects: ld.Redirects, checkedAt: at}
 			mu.Lock()
 			defer mu.Unlock()
-			if err := finish(it.index, d); err != nil && firstErr == nil {
+			if err := finish(it.Index, d); err != nil && firstErr == nil {
 				firstErr = err
 			}
-			if !it.credentialed {
-				cache.put(&records[it.index], verdictContext(cfg.tier, it.citation))
+			if !it.Credentialed {
+				cache.put(&records[it.Index], verdictContext(cfg.tier, it.Citation))
 			}
 		})
 		if ctx.Err() != nil {

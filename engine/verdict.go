@@ -1,19 +1,9 @@
 package engine
 
-// Verdict is what validation decided about one URL: the fields every copy of
-// a result carries. It is stored as is (embedded, in this key order) in the
-// result cache's entries and the online-fixtures capture's items, carried by
-// decision while a URL is settled, and spread into a citations.jsonl record
-// (whose key order the reference fixes) by Citation.setVerdict.
-type Verdict struct {
-	Status          Status `json:"status"`
-	URL             string `json:"url"`
-	Notes           string `json:"notes"`
-	HTTPStatus      *int   `json:"http_status,omitempty"`
-	Title           string `json:"title,omitempty"`
-	Publisher       string `json:"publisher,omitempty"`
-	EvidenceSnippet string `json:"evidence_snippet,omitempty"`
-}
+import "github.com/citegate/citegate/engine/record"
+
+// Verdict is what validation decided about one URL (see record.Verdict).
+type Verdict = record.Verdict
 
 // Verdict is the record's verdict.
 func (c *Citation) Verdict() Verdict {

@@ -1,4 +1,4 @@
-package engine
+package ladder
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/citegate/citegate/engine/classify"
+	"github.com/citegate/citegate/engine/record"
 	"github.com/citegate/citegate/netguard"
 )
 
@@ -99,13 +100,13 @@ func probeURL(cited string) (string, bool) {
 
 // runProbe sends the probe for it's host, reporting it in the event stream
 // as an attempt of the citation that needed it.
-func (l *ladder) runProbe(ctx context.Context, it liveItem, host string) probeResult {
-	target, ok := probeURL(it.fetch)
+func (l *Ladder) runProbe(ctx context.Context, it *Item, host string) probeResult {
+	target, ok := probeURL(it.Fetch)
 	if !ok {
 		return probeResult{detail: "no probe: cited URL has no directory"}
 	}
 	shown, _ := netguard.RedactURL(target)
-	if l.emit(Event{Kind: EventAttempt, Index: it.index, URL: it.w.rep.NormalizedURL, CID: it.w.rep.CID, Rung: RungProbe, Attempt: 1}) != nil {
+	if l.report(Progress{Kind: Attempt, Item: it, Rung: RungProbe, Attempt: 1}) != nil {
 		return probeResult{}
 	}
 	started := time.Now()
@@ -129,8 +130,8 @@ func (l *ladder) runProbe(ctx context.Context, it liveItem, host string) probeRe
 			res.detail = "probe " + shown + ": http " + strconv.Itoa(status) + " (not compared)"
 		}
 	}
-	_ = l.emit(Event{Kind: EventAttemptDone, Index: it.index, URL: it.w.rep.NormalizedURL, CID: it.w.rep.CID, Rung: RungProbe,
-		Attempt: 1, Elapsed: time.Since(started), Detail: res.detail, HTTPStatus: status})
+	_ = l.report(Progress{Kind: AttemptDone, Item: it, Rung: RungProbe, Attempt: 1, Elapsed: time.Since(started),
+		Detail: res.detail, HTTPStatus: status})
 	return res
 }
 
@@ -138,8 +139,8 @@ func (l *ladder) runProbe(ctx context.Context, it liveItem, host string) probeRe
 // host's answer to a URL that cannot exist. It returns a soft-404 decision
 // (settled), or an escalation reason (escalate: the direct rung saw no
 // content of the cited page's own), or neither (keep the valid decision).
-func (l *ladder) checkAgainstProbe(ctx context.Context, it liveItem, host string, p classify.Page, d decision) (settled *decision, escalate string) {
-	if l.tier == classify.Basic || !classify.ProbeWorthy(p.RequestedURL) {
+func (l *Ladder) checkAgainstProbe(ctx context.Context, it *Item, host string, p classify.Page, d Decision) (settled *Decision, escalate string) {
+	if l.cfg.Tier == classify.Basic || !classify.ProbeWorthy(p.RequestedURL) {
 		return nil, ""
 	}
 	res, ok := l.probes.get(ctx, host, func() probeResult { return l.runProbe(ctx, it, host) })
@@ -157,6 +158,8 @@ func (l *ladder) checkAgainstProbe(ctx context.Context, it liveItem, host string
 		// rung did not see its content either. A browser rung might.
 		return nil, "no meaningful content (the site answers every path with the same page: " + why + ")"
 	}
-	out := decision{Verdict: Verdict{Status: StatusInvalid, Notes: "online ladder: direct_fetch; soft 404: answers like a page that does not exist (" + why + ")", URL: d.URL, HTTPStatus: d.HTTPStatus}, rung: d.rung, redirects: d.redirects}
+	out := Decision{Verdict: record.Verdict{Status: record.StatusInvalid, URL: d.URL, HTTPStatus: d.HTTPStatus,
+		Notes: "online ladder: direct_fetch; soft 404: answers like a page that does not exist (" + why + ")"},
+		Rung: d.Rung, Redirects: d.Redirects}
 	return &out, ""
 }

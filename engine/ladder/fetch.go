@@ -1,0 +1,47 @@
+package ladder
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/citegate/citegate/netguard"
+)
+
+// acceptDirect is what the direct rung asks a site for.
+const acceptDirect = "text/html,application/xhtml+xml,application/pdf;q=0.9,*/*;q=0.8"
+
+// fetch does one direct request to url under the host gate (hosts.go).
+// With headFirst (the basic tier) it goes through headThenGet; head reports
+// that the response is a HEAD response.
+func (l *Ladder) fetch(ctx context.Context, host, url string, headFirst bool) (resp *netguard.Response, head bool, err error) {
+	release, err := l.gate.acquire(ctx, host)
+	if err != nil {
+		return nil, false, err
+	}
+	defer release()
+	do := func(method string) (*netguard.Response, error) {
+		return l.cfg.Guard.Fetch(ctx, netguard.Request{Method: method, URL: url, Header: http.Header{"Accept": {acceptDirect}}})
+	}
+	if headFirst {
+		return headThenGet(do)
+	}
+	resp, err = do(http.MethodGet)
+	return resp, false, err
+}
+
+// headThenGet asks with HEAD and falls back to GET when the server does not
+// answer HEAD usefully (seed 004): any status outside 2xx–3xx or a transport
+// failure gets a GET, since many servers refuse or mishandle HEAD. A refused
+// target or a name that does not exist is final: GET would be refused too.
+func headThenGet(do func(method string) (*netguard.Response, error)) (resp *netguard.Response, head bool, err error) {
+	resp, err = do(http.MethodHead)
+	if err == nil && resp.StatusCode >= 200 && resp.StatusCode < 400 {
+		return resp, true, nil
+	}
+	if err != nil && (netguard.IsRefusal(err) || errors.Is(err, netguard.ErrNoSuchHost)) {
+		return resp, true, err
+	}
+	resp, err = do(http.MethodGet)
+	return resp, false, err
+}

@@ -1,0 +1,245 @@
+package ladder
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/citegate/citegate/engine/classify"
+	"github.com/citegate/citegate/engine/record"
+	"github.com/citegate/citegate/netguard"
+	"github.com/citegate/citegate/parse"
+)
+
+// Item is one URL the ladder must check.
+type Item struct {
+	// Index is the URL's position in the engine's work list.
+	Index int
+	// URL is the normalized URL (redacted), CID its cid.
+	URL, CID string
+	// Fetch is the URL the direct rung requests: the original as the wave
+	// wrote it, secrets included, held in memory only.
+	Fetch string
+	// Credentialed marks a URL that carried credentials: it is never sent
+	// to a third party.
+	Credentialed bool
+	// Citation is how the wave cited the URL (the classifier's mismatch
+	// rule and soft-404 guard read it).
+	Citation classify.Citation
+}
+
+// Decision is how the ladder settled an item.
+type Decision struct {
+	record.Verdict
+	// Rung names what decided: direct_fetch, bright_data, apify, or ladder
+	// (every rung failed: blocked).
+	Rung string
+	// Redirects are the redacted hops before the final URL of the direct
+	// fetch.
+	Redirects []string
+}
+
+// Config is everything the ladder needs from the engine.
+type Config struct {
+	Guard *netguard.Guard
+	Tier  classify.Tier
+	// DirectAttempts and Backoff are the policy's direct_fetch_max_attempts
+	// and backoff_* keys; EndpointTimeout bounds one provider call.
+	DirectAttempts  int
+	Backoff         Backoff
+	EndpointTimeout time.Duration
+	// Concurrency bounds URLs in flight; PerHost requests in flight to one
+	// host, and HostInterval spaces their starts. MaxRetryWait caps a
+	// Retry-After the ladder will honour.
+	Concurrency  int
+	PerHost      int
+	HostInterval time.Duration
+	MaxRetryWait time.Duration
+	// NoThirdParty, when not "", is why no URL may go to a provider (a
+	// restricted run).
+	NoThirdParty string
+	Providers    ProviderConfig
+	// Report receives the progress of every item; an error stops that item.
+	Report func(Progress) error
+	// Now stamps checked_at.
+	Now func() time.Time
+}
+
+// Ladder runs the direct → Bright Data → Apify escalation.
+type Ladder struct {
+	cfg    Config
+	gate   *hostGate
+	rungs  []rungProvider
+	probes siteProbes
+	// warnings are provider configurations that can never work, found when
+	// the ladder is built.
+	warnings []string
+}
+
+// New builds a ladder; its providers come from cfg.Providers.
+func New(cfg Config) *Ladder {
+	l := &Ladder{cfg: cfg, gate: newHostGate(cfg.PerHost, cfg.HostInterval)}
+	l.rungs, l.warnings = buildRungs(cfg.Providers, &http.Client{Transport: cfg.Guard.Transport()})
+	return l
+}
+
+// Warnings are the provider configurations that can never work (said once,
+// before any URL is checked); such a rung is skipped with the same reason.
+func (l *Ladder) Warnings() []string { return l.warnings }
+
+// attemptLog renders the reference's blocked trail: step=outcome(detail).
+type attemptLog []string
+
+func (a *attemptLog) add(step, outcome, detail string) {
+	*a = append(*a, fmt.Sprintf("%s=%s(%s)", step, outcome, detail))
+}
+
+// check runs the ladder for one URL.
+func (l *Ladder) check(ctx context.Context, it *Item) Decision {
+	var log attemptLog
+	d, ok, lastStatus := l.direct(ctx, it, &log)
+	if ok {
+		return d
+	}
+	for _, r := range l.rungs {
+		switch {
+		case ctx.Err() != nil:
+			log.add(r.name, "skipped", "cancelled")
+		case l.cfg.NoThirdParty != "":
+			log.add(r.name, "skipped", l.cfg.NoThirdParty)
+		case it.Credentialed:
+			log.add(r.name, "skipped", "URL carried credentials; never sent to a third party")
+		case r.skip != "":
+			log.add(r.name, "skipped", r.skip)
+		default:
+			if d, ok := l.provider(ctx, it, r, &log); ok {
+				return d
+			}
+		}
+	}
+	blocked := Decision{Verdict: record.Verdict{Status: record.StatusBlocked, Notes: "online ladder blocked: " + strings.Join(log, "; "),
+		URL: it.URL}, Rung: "ladder"}
+	if lastStatus != 0 {
+		// The record keeps what the site itself answered last.
+		blocked.HTTPStatus = &lastStatus
+	}
+	return blocked
+}
+
+// fromVerdict turns a classifier verdict into a decision.
+func fromVerdict(v classify.Verdict, rung, finalURL string) Decision {
+	st := map[classify.Outcome]record.Status{classify.Valid: record.StatusValid, classify.Paywalled: record.StatusPaywalled,
+		classify.Invalid: record.StatusInvalid, classify.Mismatch: record.StatusMismatch}[v.Outcome]
+	notes := "online ladder: " + rung
+	if v.Reason != "" {
+		notes += "; " + v.Reason
+	}
+	d := Decision{Verdict: record.Verdict{Status: st, Notes: notes, URL: finalURL, Title: v.Title, Publisher: v.Publisher,
+		EvidenceSnippet: v.Snippet}, Rung: rung}
+	if v.HTTPStatus != 0 {
+		code := v.HTTPStatus
+		d.HTTPStatus = &code
+	}
+	return d
+}
+
+// hostOf returns the host of a URL for the politeness gate.
+func hostOf(raw string) string {
+	if c, err := parse.Canonical(raw); err == nil {
+		raw = c
+	}
+	rest := raw[strings.Index(raw, "://")+3:]
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	return rest
+}
+
+// Run checks the items with a bounded worker pool; done is called (from the
+// workers, concurrently) as each item is settled, with its checked_at.
+func (l *Ladder) Run(ctx context.Context, items []Item, done func(*Item, Decision, string)) {
+	// Host-aware dispatch: a worker only takes a URL whose host is below
+	// PerHost, so no worker (global slot) ever parks in the host gate while
+	// other hosts have work. Hosts take turns (FIFO ready ring); URLs of a
+	// host keep their order.
+	type hostQ struct {
+		items    []*Item
+		next     int
+		inFlight int
+		queued   bool
+	}
+	hosts := map[string]*hostQ{}
+	var ready []*hostQ
+	for i := range items {
+		h := hostOf(items[i].Fetch)
+		q := hosts[h]
+		if q == nil {
+			q = &hostQ{}
+			hosts[h] = q
+		}
+		q.items = append(q.items, &items[i])
+	}
+	for i := range items { // first-seen host order
+		if q := hosts[hostOf(items[i].Fetch)]; !q.queued {
+			q.queued = true
+			ready = append(ready, q)
+		}
+	}
+	var mu sync.Mutex
+	cond := sync.NewCond(&mu)
+	left := len(items)
+	stop := context.AfterFunc(ctx, func() { mu.Lock(); cond.Broadcast(); mu.Unlock() })
+	defer stop()
+	perHost := l.gate.perHost
+	var wg sync.WaitGroup
+	for range min(l.cfg.Concurrency, len(items)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				for len(ready) == 0 && left > 0 && ctx.Err() == nil {
+					cond.Wait()
+				}
+				if left == 0 || ctx.Err() != nil {
+					mu.Unlock()
+					return
+				}
+				q := ready[0]
+				ready = ready[1:]
+				it := q.items[q.next]
+				q.next++
+				left--
+				q.inFlight++
+				if q.next < len(q.items) && q.inFlight < perHost {
+					ready = append(ready, q)
+				} else {
+					q.queued = false
+				}
+				mu.Unlock()
+
+				d := l.check(ctx, it)
+				done(it, d, l.cfg.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+
+				mu.Lock()
+				q.inFlight--
+				if !q.queued && q.next < len(q.items) {
+					q.queued = true
+					ready = append(ready, q)
+					cond.Signal()
+				}
+				if left == 0 {
+					cond.Broadcast()
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+}
