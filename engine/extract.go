@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"io/fs"
@@ -192,7 +193,7 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, readError("wave dir", w1, "wave dir missing", err)
 		}
-		return nil, newError(CodeNotFound, "wave dir missing", map[string]any{"wave_dir": orDefault(paths.Wave1Dir, "wave-1"), "path": w1})
+		return nil, newError(CodeNotFound, "wave dir missing", map[string]any{"wave_dir": cmp.Or(paths.Wave1Dir, "wave-1"), "path": w1})
 	}
 	if err = w.markdown(run.Root, w1, "wave-1"); err != nil {
 		return nil, readError("wave dir", w1, "wave dir missing", err)
@@ -245,7 +246,7 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 	}
 	x.digest, err = jsonx.Digest(extractDigest{
 		Schema: "citations_extract_urls.inputs.v1", RunID: run.Manifest.RunID, IncludeWave2: includeWave2,
-		RunRoot: run.Root, Wave1Dir: orDefault(paths.Wave1Dir, "wave-1"), Wave2Dir: orDefault(paths.Wave2Dir, "wave-2"),
+		RunRoot: run.Root, Wave1Dir: cmp.Or(paths.Wave1Dir, "wave-1"), Wave2Dir: cmp.Or(paths.Wave2Dir, "wave-2"),
 		ScannedFiles: scanned, SourceTitles: titles,
 	})
 	if err != nil {
@@ -315,13 +316,6 @@ func padInt(n int) string {
 		n /= 10
 	}
 	return string(b[:])
-}
-
-func orDefault(v, d string) string {
-	if v == "" {
-		return d
-	}
-	return v
 }
 
 // walk collects the wave files of the wave directories, and a warning for

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -84,7 +85,7 @@ func loadFixtures(path, kind string) (*fixtureSet, error) {
 	f := &fixtureSet{sourcePath: path, loadedFromFile: true, entries: []fixtureEntry{}}
 	// Warnings name the entry by its JSON pointer, in file order.
 	warn := func(at, msg string) {
-		f.warnings = append(f.warnings, fmt.Sprintf("%s fixtures %s: %s", kind, orDefault(at, "/"), msg))
+		f.warnings = append(f.warnings, fmt.Sprintf("%s fixtures %s: %s", kind, cmp.Or(at, "/"), msg))
 	}
 	add := func(m map[string]any, at string) {
 		f.entries = append(f.entries, fixtureFrom(m, func(msg string) { warn(at, msg) }))

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -99,7 +100,7 @@ func (r testRun) cit(name string) string { return filepath.Join(r.Root, "citatio
 
 // manifestDoc builds a manifest.v1 document that satisfies origin §1.2.
 func manifestDoc(root string, s runSpec) map[string]any {
-	runID := orDefault(s.RunID, "RUN")
+	runID := cmp.Or(s.RunID, "RUN")
 	query := map[string]any{"text": "How do citation validators handle paywalled sources?"}
 	constraints := map[string]any{"scope_path": "operator/scope.json"}
 	if s.Flags != nil {
@@ -113,7 +114,7 @@ func manifestDoc(root string, s runSpec) map[string]any {
 		"schema_version": "manifest.v1",
 		"run_id":         runID,
 		"created_at":     "2026-02-13T00:00:00.000Z",
-		"updated_at":     orDefault(s.UpdatedAt, testUpdatedAt),
+		"updated_at":     cmp.Or(s.UpdatedAt, testUpdatedAt),
 		"revision":       1,
 		"mode":           "standard",
 		"status":         "running",

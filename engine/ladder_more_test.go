@@ -3,6 +3,7 @@ package engine
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -87,11 +88,11 @@ func simRunOpts(t *testing.T, w *simweb.Web, o simOpts) testRun {
 		}
 		bd = string(js)
 	}
-	return newRun(t, runSpec{RunID: "RUN", Sensitivity: orDefault(o.sensitivity, "normal"), Files: map[string]string{
+	return newRun(t, runSpec{RunID: "RUN", Sensitivity: cmp.Or(o.sensitivity, "normal"), Files: map[string]string{
 		"wave-1/sim.md": src.String(),
 		"run-config.json": `{"schema_version":"run_config.v1","run_id":"RUN","effective":{"citations":` +
-			`{"mode":"online","validation_tier":"` + orDefault(o.tier, simweb.TierStandard) + `","endpoints":{"brightdata":` + bd + `,"apify":null}}}}`,
-		"run-config/policy.json": orDefault(o.policy, simPolicyJSON),
+			`{"mode":"online","validation_tier":"` + cmp.Or(o.tier, simweb.TierStandard) + `","endpoints":{"brightdata":` + bd + `,"apify":null}}}}`,
+		"run-config/policy.json": cmp.Or(o.policy, simPolicyJSON),
 	}})
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 
@@ -82,10 +83,10 @@ func normalizeOne(original, message string) (string, *Error) {
 	}
 	var ue *parse.URLError
 	if errors.As(err, &ue) && errors.Is(err, parse.ErrNotHTTP) {
-		return "", newError(CodeSchemaValidation, orDefault(message, "only http/https URLs are allowed"),
+		return "", newError(CodeSchemaValidation, cmp.Or(message, "only http/https URLs are allowed"),
 			map[string]any{"url_original": original, "protocol": ue.Protocol})
 	}
-	return "", newError(CodeSchemaValidation, orDefault(message, "invalid absolute URL"),
+	return "", newError(CodeSchemaValidation, cmp.Or(message, "invalid absolute URL"),
 		map[string]any{"url_original": original, "error": err.Error()})
 }
 

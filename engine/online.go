@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -194,11 +195,11 @@ func blockedQueue(generatedAt string, items []blockedItem) []byte {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "# Blocked URLs Queue\ngenerated_at: %s\nblocked_count: %d\n\n", generatedAt, len(items))
 	for i, it := range items {
-		fmt.Fprintf(&sb, "## %d. %s\n", i+1, orDefault(orDefault(it.URL, it.NormalizedURL), "unknown"))
+		fmt.Fprintf(&sb, "## %d. %s\n", i+1, cmp.Or(cmp.Or(it.URL, it.NormalizedURL), "unknown"))
 		if it.NormalizedURL != "" {
 			fmt.Fprintf(&sb, "- normalized_url: %s\n", it.NormalizedURL)
 		}
-		fmt.Fprintf(&sb, "- reason: %s\n- recommended_action: %s\n", orDefault(it.Notes, "blocked"), it.Action)
+		fmt.Fprintf(&sb, "- reason: %s\n- recommended_action: %s\n", cmp.Or(it.Notes, "blocked"), it.Action)
 		if len(it.FoundBy) > 0 {
 			fb := append([]FoundByEntry(nil), it.FoundBy...)
 			icu.SortBy(fb, func(f FoundByEntry) string { return f.ArtifactPath },

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io/fs"
@@ -90,20 +91,71 @@ func (s *RunSummary) Passed() bool { return s.GateC.Status == "pass" }
 // memory first and written only at the end, so a failure or cancellation
 // leaves the previous artifacts untouched. Events, if non-nil, receives the
 // stream and is closed when Run returns.
+//
+// It reads top to bottom in the order data flows: open the run directory
+// (openPipeline), compute every stage (stages), encode every artifact
+// (encode), commit them in one step, and summarize.
 func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunSummary, error) {
 	if events != nil {
 		defer close(events)
 	}
-	reason := orDefault(a.Reason, "citegate run")
-	run, err := LoadRun(a.ManifestPath)
-	if err != nil {
-		return nil, err
-	}
-	release, err := e.lockRun(run)
+	p, release, err := e.openPipeline(a)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	em := &emitter{ch: events}
+	if err := e.stages(ctx, p, a, em); err != nil {
+		return nil, err
+	}
+	out, err := e.encode(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.commit(ctx, p.run, out.writes, out.remove); err != nil {
+		return nil, err
+	}
+	return e.summarize(p, out, cmp.Or(a.Reason, "citegate run")), nil
+}
+
+// pipeline is one run's state as it flows through the stages.
+type pipeline struct {
+	run  *Run
+	in   *validateInputs
+	keep map[string]Citation // records a limited re-run keeps
+	art  RunArtifacts
+
+	x        *extraction
+	nz       *normalization
+	v        *validation
+	g        *GateCResult
+	md       []byte
+	mdDigest string
+	verified *verify.Result
+	verifyJS []byte
+}
+
+// openPipeline loads and locks the run directory, resolves the validate
+// inputs (the default offline fixtures file included), checks every output
+// path, and loads the records a limited re-run keeps.
+func (e *Engine) openPipeline(a RunArgs) (*pipeline, func(), error) {
+	run, err := LoadRun(a.ManifestPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	release, err := e.lockRun(run)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := preparePipeline(run, a)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	return p, release, nil
+}
+
+func preparePipeline(run *Run, a RunArgs) (*pipeline, error) {
 	offline := a.OfflineFixturesPath
 	if offline == "" {
 		def := filepath.Join(run.Root, "offline-fixtures.json")
@@ -118,118 +170,134 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	if err != nil {
 		return nil, err
 	}
-	if err := checkOutputs(run, run.citationsPath("extracted-urls.txt"), run.citationsPath("found-by.json"),
-		run.citationsPath("normalized-urls.txt"), run.citationsPath("url-map.json"), in.citationsPath,
-		run.citationsPath("validated-citations.md"), run.gatesPath(), gatesAuditPath(run)); err != nil {
-		return nil, err
-	}
-	keep, err := keptRecords(in.citationsPath, a.Recheck)
-	if err != nil {
-		return nil, err
-	}
-	em := &emitter{ch: events}
-	stage := func(name string) error { return em.emit(ctx, Event{Kind: EventStage, Stage: name}) }
-
-	if err := stage("extract"); err != nil {
-		return nil, err
-	}
-	titles, err := sourceTitles(a.SourceTitles, in.cfg)
-	if err != nil {
-		return nil, err
-	}
-	x, err := e.extract(ctx, run, a.IncludeWave2 == nil || *a.IncludeWave2, titles)
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range x.warnings {
-		if err := em.emit(ctx, Event{Kind: EventWarning, Detail: w}); err != nil {
-			return nil, err
-		}
-	}
-	if err := stage("normalize"); err != nil {
-		return nil, err
-	}
-	nz, err := normalize(run.Manifest.RunID, x.unique)
-	if err != nil {
-		return nil, err
-	}
-	if err := stage("validate"); err != nil {
-		return nil, err
-	}
-	lc := liveContext{originals: x.raw, keep: keep}
-	if in.cfg.mode == ModeOnline && !in.cfg.onlineDryRun {
-		lc.texts = x.linkTexts()
-	}
-	v, err := e.validate(ctx, run, in.cfg, nz.urlMap.Items, in.offline, in.online, x.foundBy.Items, lc, em)
-	if err != nil {
-		return nil, err
-	}
-	if err := stage("gate-c"); err != nil {
-		return nil, err
-	}
 	art := RunArtifacts{
 		ExtractedURLs: run.citationsPath("extracted-urls.txt"), FoundBy: run.citationsPath("found-by.json"),
 		NormalizedURLs: run.citationsPath("normalized-urls.txt"), URLMap: run.citationsPath("url-map.json"),
 		Citations: in.citationsPath, Gates: run.gatesPath(), Report: run.citationsPath("validated-citations.md"),
 		Audit: run.auditPath(),
 	}
-	// nz.normalized is exactly Gate C's U for these extracted URLs, so the
-	// pipeline does not normalize them a second time.
-	g, err := gateC(nz.normalized, statusPairs(v.records), e.nowISO(),
-		[]string{relPOSIX(run.Root, art.Citations), relPOSIX(run.Root, art.ExtractedURLs)})
+	if err := checkOutputs(run, art.ExtractedURLs, art.FoundBy, art.NormalizedURLs, art.URLMap, art.Citations,
+		art.Report, art.Gates, gatesAuditPath(run)); err != nil {
+		return nil, err
+	}
+	keep, err := keptRecords(in.citationsPath, a.Recheck)
 	if err != nil {
 		return nil, err
 	}
-	if err := stage("render"); err != nil {
-		return nil, err
+	return &pipeline{run: run, in: in, keep: keep, art: art}, nil
+}
+
+// stages computes extract → normalize → validate → Gate C → render →
+// verify in memory, announcing each stage on the event stream.
+func (e *Engine) stages(ctx context.Context, p *pipeline, a RunArgs, em *emitter) (err error) {
+	run, in := p.run, p.in
+	stage := func(name string) error { return em.emit(ctx, Event{Kind: EventStage, Stage: name}) }
+
+	if err := stage("extract"); err != nil {
+		return err
 	}
-	md, renderDigest, err := render(run.Manifest.RunID, v.records)
+	titles, err := sourceTitles(a.SourceTitles, in.cfg)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var verified *verify.Result
-	var verifyJSON []byte
-	if a.VerifyOutput != nil {
-		if err := stage("verify"); err != nil {
-			return nil, err
-		}
-		if verified, verifyJSON, err = e.verifyRecords(ctx, in.cfg.mode, v.records, a.VerifyOutput, em); err != nil {
-			return nil, err
+	if p.x, err = e.extract(ctx, run, a.IncludeWave2 == nil || *a.IncludeWave2, titles); err != nil {
+		return err
+	}
+	for _, w := range p.x.warnings {
+		if err := em.emit(ctx, Event{Kind: EventWarning, Detail: w}); err != nil {
+			return err
 		}
 	}
 
-	// Render and check every artifact before the first byte is written. The
-	// encodings are independent, so they share the cores.
+	if err := stage("normalize"); err != nil {
+		return err
+	}
+	if p.nz, err = normalize(run.Manifest.RunID, p.x.unique); err != nil {
+		return err
+	}
+
+	if err := stage("validate"); err != nil {
+		return err
+	}
+	lc := liveContext{originals: p.x.raw, keep: p.keep}
+	if in.cfg.mode == ModeOnline && !in.cfg.onlineDryRun {
+		lc.texts = p.x.linkTexts()
+	}
+	if p.v, err = e.validate(ctx, run, in.cfg, p.nz.urlMap.Items, in.offline, in.online, p.x.foundBy.Items, lc, em); err != nil {
+		return err
+	}
+
+	if err := stage("gate-c"); err != nil {
+		return err
+	}
+	// nz.normalized is exactly Gate C's U for these extracted URLs, so the
+	// pipeline does not normalize them a second time.
+	p.g, err = gateC(p.nz.normalized, statusPairs(p.v.records), e.nowISO(),
+		[]string{relPOSIX(run.Root, p.art.Citations), relPOSIX(run.Root, p.art.ExtractedURLs)})
+	if err != nil {
+		return err
+	}
+
+	if err := stage("render"); err != nil {
+		return err
+	}
+	if p.md, p.mdDigest, err = render(run.Manifest.RunID, p.v.records); err != nil {
+		return err
+	}
+
+	if a.VerifyOutput != nil {
+		if err := stage("verify"); err != nil {
+			return err
+		}
+		if p.verified, p.verifyJS, err = e.verifyRecords(ctx, in.cfg.mode, p.v.records, a.VerifyOutput, em); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// encoded is every artifact of a run, rendered and checked, ready for one
+// commit.
+type encoded struct {
+	writes   []pendingWrite
+	remove   []string
+	gatesDoc *GatesDoc
+	prevRev  int
+	online   *onlineFiles
+}
+
+// encode renders and checks every artifact before the first byte is
+// written. The encodings are independent, so they share the cores.
+func (e *Engine) encode(ctx context.Context, p *pipeline) (*encoded, error) {
 	var (
+		out             encoded
 		writes, nzFiles []pendingWrite
 		citations       []byte
-		gatesDoc        *GatesDoc
 		gates           []byte
-		prevRev         int
-		online          *onlineFiles
 	)
+	art := p.art
 	var eg errgroup.Group
 	eg.Go(func() (err error) {
-		writes, err = x.files(art.ExtractedURLs, art.FoundBy)
+		writes, err = p.x.files(art.ExtractedURLs, art.FoundBy)
 		return err
 	})
 	eg.Go(func() (err error) {
-		citations, err = encodeCitations(v.records, art.Citations)
+		citations, err = encodeCitations(p.v.records, art.Citations)
 		return err
 	})
 	eg.Go(func() (err error) {
-		if nzFiles, err = nz.files(art.NormalizedURLs, art.URLMap); err != nil {
+		if nzFiles, err = p.nz.files(art.NormalizedURLs, art.URLMap); err != nil {
 			return err
 		}
-		if gatesDoc, err = e.loadGates(run, art.Gates); err != nil {
+		if out.gatesDoc, err = e.loadGates(p.run, art.Gates); err != nil {
 			return err
 		}
-		prevRev = gatesDoc.Revision
-		if gates, err = e.applyGate(gatesDoc, "C", g.Update.C, g.InputsDigest, art.Gates); err != nil {
+		out.prevRev = out.gatesDoc.Revision
+		if gates, err = e.applyGate(out.gatesDoc, "C", p.g.Update.C, p.g.InputsDigest, art.Gates); err != nil {
 			return err
 		}
-		if in.cfg.mode == ModeOnline {
-			online, err = e.renderOnlineArtifacts(run, in, v)
+		if p.in.cfg.mode == ModeOnline {
+			out.online, err = e.renderOnlineArtifacts(p.run, p.in, p.v)
 		}
 		return err
 	})
@@ -239,46 +307,48 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled()
 	}
-	writes = append(append(writes, nzFiles...),
+	out.writes = append(append(writes, nzFiles...),
 		pendingWrite{art.Citations, "cannot write citations.jsonl", citations},
-		pendingWrite{art.Report, "cannot write validated-citations.md", md},
+		pendingWrite{art.Report, "cannot write validated-citations.md", p.md},
 		pendingWrite{art.Gates, "cannot write gates.json", gates})
-	var remove []string
-	if online != nil {
+	if out.online != nil {
 		// One commit for everything, so a failing side artifact cannot leave
 		// the main artifacts already replaced.
-		writes = append(writes, online.pending()...)
-		remove = online.removals()
+		out.writes = append(out.writes, out.online.pending()...)
+		out.remove = out.online.removals()
 	}
-	if verifyJSON != nil {
-		writes = append(writes, pendingWrite{verifyPath(art.Citations), "cannot write verify.json", verifyJSON})
+	if p.verifyJS != nil {
+		out.writes = append(out.writes, pendingWrite{verifyPath(art.Citations), "cannot write verify.json", p.verifyJS})
 	}
-	if err := e.commit(ctx, run, writes, remove); err != nil {
-		return nil, err
-	}
+	return &out, nil
+}
 
+// summarize is the run's result on stdout, and its audit lines (the same
+// the individual tools would write).
+func (e *Engine) summarize(p *pipeline, out *encoded, reason string) *RunSummary {
+	run, in, x, nz, v, g := p.run, p.in, p.x, p.nz, p.v, p.g
+	art := p.art
 	vres := &ValidateResult{OK: true, RunID: run.Manifest.RunID, CitationsPath: art.Citations, Mode: in.cfg.mode,
 		Validated: len(v.records), InputsDigest: v.digest}
-	if online != nil {
-		online.fill(vres)
+	if out.online != nil {
+		out.online.fill(vres)
 		art.OnlineFixtures, art.OnlineFixturesLatest = vres.OnlineFixturesPath, vres.OnlineFixturesLatestPath
 		art.BlockedURLs, art.BlockedURLsQueue = vres.BlockedURLsPath, vres.BlockedURLsQueuePath
 	}
-
 	sum := &RunSummary{
 		OK: true, RunID: run.Manifest.RunID, Mode: in.cfg.mode, ModeSource: in.cfg.modeSource, ValidationTier: in.cfg.tier,
 		Artifacts: art, TotalFound: x.totalFound, UniqueFound: len(x.unique), UniqueNormalized: len(nz.normalized),
 		Counts: countStatuses(v.records), Warnings: append(slices.Clone(x.warnings), v.warnings...),
 		GateC: GateCSummary{Status: g.Status, Metrics: g.Metrics, Warnings: g.Update.C.Warnings, Notes: g.Update.C.Notes},
 		InputsDigests: map[string]string{"extract": x.digest, "normalize": nz.digest, "validate": v.digest,
-			"gate_c": g.InputsDigest, "render": renderDigest},
-		Verify: verified,
+			"gate_c": g.InputsDigest, "render": p.mdDigest},
+		Verify: p.verified,
 	}
 	if in.cfg.mode == ModeOnline {
 		sum.OnlineDryRun = &in.cfg.onlineDryRun
 	}
-	e.auditRun(run, reason, sum, x.warnings, vres, g, prevRev, gatesDoc.Revision, len(v.records), renderDigest)
-	return sum, nil
+	e.auditRun(run, reason, sum, x.warnings, vres, g, out.prevRev, out.gatesDoc.Revision, len(v.records), p.mdDigest)
+	return sum
 }
 
 // keptRecords loads the earlier citations that a re-run limited to recheck

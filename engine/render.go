@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -93,11 +94,11 @@ func renderRecords(runID string, rs []renderRecord) ([]byte, string, error) {
 			c.Invalid+c.Blocked+c.Mismatch+unknown, c.Invalid, c.Blocked, c.Mismatch, unknown)
 	}
 	for _, r := range rs {
-		status := orDefault(r.Status, "(missing-status)")
+		status := cmp.Or(r.Status, "(missing-status)")
 		if Status(r.Status) == StatusPaywalled {
 			status += " — **caution**"
 		}
-		fmt.Fprintf(&b, "## %s\n- URL: %s\n- Status: %s\n", orDefault(r.CID, "(missing-cid)"), orDefault(r.URL, "(missing-url)"), status)
+		fmt.Fprintf(&b, "## %s\n- URL: %s\n- Status: %s\n", cmp.Or(r.CID, "(missing-cid)"), cmp.Or(r.URL, "(missing-url)"), status)
 		fmt.Fprintf(&b, "- Synthesis: %s\n", synthesisLine(Status(r.Status)))
 		if r.Title != "" {
 			fmt.Fprintf(&b, "- Title: %s\n", r.Title)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"path/filepath"
@@ -132,7 +133,7 @@ func resolvePaths(args ...pathArg) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		out[i] = orDefault(v, a.def)
+		out[i] = cmp.Or(v, a.def)
 	}
 	return out, nil
 }

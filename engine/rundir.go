@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io/fs"
@@ -75,7 +76,7 @@ func (e *Engine) auditRecovery(run *Run, rec fsx.Recovery) {
 		Action  string   `json:"action"`
 		TxID    string   `json:"txid"`
 		Removed []string `json:"removed"`
-	}{e.nowISO(), "commit_recovery", run.Manifest.RunID, orDefault(rec.Action, "swept"), rec.TxID, removed})
+	}{e.nowISO(), "commit_recovery", run.Manifest.RunID, cmp.Or(rec.Action, "swept"), rec.TxID, removed})
 }
 
 // checkOutputs refuses, before any work, output paths a commit would refuse:

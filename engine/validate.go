@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -160,10 +161,10 @@ func provenance(items []FoundByItem) map[string][]FoundByEntry {
 			if it.Wave == "wave-2" {
 				wave = 2
 			}
-			pid := orDefault(it.PerspectiveID, "unknown")
+			pid := cmp.Or(it.PerspectiveID, "unknown")
 			entries[i] = FoundByEntry{
 				Wave: wave, PerspectiveID: pid, AgentType: "unknown",
-				ArtifactPath: orDefault(it.ArtifactPath, fmt.Sprintf("wave-%d/%s.md", wave, pid)),
+				ArtifactPath: cmp.Or(it.ArtifactPath, fmt.Sprintf("wave-%d/%s.md", wave, pid)),
 				SourceLine:   it.SourceLine,
 			}
 		}
@@ -239,7 +240,7 @@ func decide(guard *netguard.Guard, cfg *citationConfig, w workItem, offline, onl
 				notes = "ok"
 			}
 		}
-		return decision{Verdict: Verdict{Status: st, Notes: notes, URL: orDefault(fx.URL, defaultURL), HTTPStatus: fx.HTTPStatus, Title: fx.Title, Publisher: fx.Publisher, EvidenceSnippet: fx.EvidenceSnippet}, rung: rung, checkedAt: fx.CheckedAt}
+		return decision{Verdict: Verdict{Status: st, Notes: notes, URL: cmp.Or(fx.URL, defaultURL), HTTPStatus: fx.HTTPStatus, Title: fx.Title, Publisher: fx.Publisher, EvidenceSnippet: fx.EvidenceSnippet}, rung: rung, checkedAt: fx.CheckedAt}
 	}
 	if cfg.mode == ModeOffline {
 		fx := offline.lookup(w.rep)
@@ -325,10 +326,10 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 			return nil, err
 		}
 	}
-	defaultCheckedAt := orDefault(strings.TrimSpace(run.Manifest.UpdatedAt), e.nowISO())
+	defaultCheckedAt := cmp.Or(strings.TrimSpace(run.Manifest.UpdatedAt), e.nowISO())
 	records := make([]Citation, len(work))
 	finish := func(i int, d decision) error {
-		records[i] = buildRecord(work[i], d, prov, orDefault(d.checkedAt, defaultCheckedAt))
+		records[i] = buildRecord(work[i], d, prov, cmp.Or(d.checkedAt, defaultCheckedAt))
 		return em.emit(ctx, Event{Kind: EventFinished, Index: i, Total: len(work), URL: work[i].rep.NormalizedURL,
 			CID: work[i].rep.CID, Rung: d.rung, Redirects: d.redirects, Citation: &records[i]})
 	}
