@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/citegate/citegate/engine/fsx"
-	"github.com/citegate/citegate/engine/jsonx"
 	"github.com/citegate/citegate/engine/schema"
 	"github.com/citegate/citegate/netguard"
 )
@@ -198,59 +197,4 @@ func (r *Run) waveDir(label, configured, fallback string) (string, *Error) {
 		}
 	}
 	return p, nil
-}
-
-// audit appends one line to logs/audit.jsonl. It is best-effort, as in the
-// reference: a failing audit never fails the tool.
-func (r *Run) audit(event any) {
-	appendAudit(r.Root, r.auditPath(), event)
-}
-
-// appendAudit appends event to the audit log at path unless a symlink would
-// take the line out of the run root (checkOutputs refuses such a log before
-// a command starts; a repair logged before that check must not follow it).
-func appendAudit(root, path string, event any) {
-	if fsx.CheckTarget(root, path) != nil {
-		return
-	}
-	line, err := jsonx.Marshal(event)
-	if err != nil {
-		return
-	}
-	_ = fsx.AppendLine(path, line)
-}
-
-// lines joins text-list entries the reference's way: "\n" after each, and an
-// empty file for an empty list.
-func lines(items []string) []byte {
-	n := 0
-	for _, s := range items {
-		n += len(s) + 1
-	}
-	b := make([]byte, 0, n)
-	for _, s := range items {
-		b = append(b, s...)
-		b = append(b, '\n')
-	}
-	return b
-}
-
-// splitLines splits on \n or \r\n, trims, and drops empty lines.
-func splitLines(data []byte) []string {
-	var out []string
-	for _, l := range strings.Split(string(data), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// relPOSIX returns target relative to root with forward slashes.
-func relPOSIX(root, target string) string {
-	rel, err := filepath.Rel(root, target)
-	if err != nil {
-		return filepath.ToSlash(target)
-	}
-	return filepath.ToSlash(rel)
 }
