@@ -41,6 +41,36 @@ func BenchmarkRunOffline(b *testing.B) {
 	}
 }
 
+// BenchmarkToolChainOffline is the same corpus the way an agent drives it:
+// the five tools one after another (extract, normalize, validate with the
+// offline fixtures, gate-c, render), each reading back what the one before
+// wrote — so, unlike BenchmarkRunOffline, it pays for reading and checking
+// url-map.json, the fixtures and citations.jsonl.
+func BenchmarkToolChainOffline(b *testing.B) {
+	e, run := benchRun(b)
+	ctx := context.Background()
+	m, reason := run.ManifestPath, "bench"
+	fixtures := filepath.Join(run.Root, "offline-fixtures.json")
+	b.ResetTimer()
+	for range b.N {
+		if _, err := e.Extract(ctx, ExtractArgs{ManifestPath: m, Reason: reason}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := e.Normalize(ctx, NormalizeArgs{ManifestPath: m, Reason: reason}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := e.Validate(ctx, ValidateArgs{ManifestPath: m, OfflineFixturesPath: fixtures, Reason: reason}, nil); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := e.GateC(ctx, GateCArgs{ManifestPath: m, Reason: reason}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := e.Render(ctx, RenderArgs{ManifestPath: m, Reason: reason}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // The stage benchmarks below give the split of the pipeline's time.
 
 func BenchmarkStageExtract(b *testing.B) {

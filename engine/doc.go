@@ -10,4 +10,22 @@
 // Validation publishes one ordered stream of per-URL events; the terminal UI and
 // the headless progress printer are two consumers of the same stream, which is
 // why they cannot disagree about the artifacts.
+//
+// The files follow the data: extract.go, normalize.go, validate.go (offline
+// and replayed fixtures, the cache, then the live ladder), gatec.go with
+// gaterule.go (Gate C's one rule), render.go, and pipeline.go, which runs
+// them in that order and commits every artifact at once (rundir.go,
+// engine/fsx). Shared vocabulary is in citation.go and verdict.go (the
+// statuses and the verdict record live in engine/record), events.go,
+// errors.go; small helpers in helpers.go.
+//
+// Sub-packages: engine/ladder (live validation: direct fetch, providers,
+// politeness, retries, the site probe), engine/verify (does a cited source
+// support its claim), engine/classify (one page classifier for every rung),
+// engine/providers (Bright Data, Apify, adapter clients), engine/judge (LLM
+// and offline judges), engine/pdftext (PDF text), engine/schema (embedded
+// JSON Schemas), engine/jsonx (JSON as JavaScript writes it, digests),
+// engine/fsx (all-or-nothing commits, the run-directory lock, path checks),
+// engine/record (statuses and the verdict record), engine/simweb (the
+// simulated web of tests, benchmarks and the demo).
 package engine

@@ -5,9 +5,22 @@ import (
 	"errors"
 	"path/filepath"
 
+	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/jsonx"
 	"github.com/citegate/citegate/engine/verify"
 )
+
+// ReadVerifyFile reads run's --verify synthesis file before the run starts,
+// so that an unreadable file fails before anything is written; the
+// verification itself runs inside the run's commit (RunArgs.VerifyOutput),
+// in the headless path and in the terminal UI alike.
+func ReadVerifyFile(file string) ([]byte, error) {
+	out, err := fsx.ReadLimited(file, verify.MaxOutputBytes)
+	if err != nil {
+		return nil, &Error{Code: CodeNotFound, Message: "--verify file unreadable", Details: map[string]any{"path": file, "reason": err.Error()}}
+	}
+	return out, nil
+}
 
 // Verify is `citegate verify`: verify.Run with the engine's network options,
 // environment and DOI resolver, its errors as envelopes.

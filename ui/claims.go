@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/citegate/citegate/engine"
-	"github.com/citegate/citegate/engine/judge"
 	"github.com/citegate/citegate/engine/verify"
 )
 
@@ -26,13 +25,12 @@ const (
 // verdictOf reads a verify.json entry. An entry without a verdict (seed
 // 002's shape, before issue 11) falls back on the supported boolean.
 func verdictOf(vc verify.Citation) claimVerdict {
-	j := vc.Judge
-	switch {
-	case j == nil:
+	switch vc.Outcome() {
+	case "":
 		return verdictNotJudged
-	case j.Verdict == judge.VerdictSupported, j.Verdict == "" && j.Supported:
+	case verify.Supported:
 		return verdictSupported
-	case j.Verdict == judge.VerdictUncertain:
+	case verify.Uncertain:
 		return verdictUncertain
 	}
 	return verdictUnsupported

@@ -133,7 +133,7 @@ func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s Streams, verif
 	if verifyFile != "" {
 		// Read before the run, so that an unreadable file fails before
 		// anything is written, and the verification joins the run's commit.
-		out, err := readVerifyFile(verifyFile)
+		out, err := engine.ReadVerifyFile(verifyFile)
 		if err != nil {
 			return fail(s, err)
 		}

@@ -85,7 +85,7 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, o 
 		log = f
 	}
 	if o.verifyFile != "" {
-		out, err := readVerifyFile(o.verifyFile)
+		out, err := engine.ReadVerifyFile(o.verifyFile)
 		if err != nil {
 			return fail(s, err)
 		}

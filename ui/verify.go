@@ -7,24 +7,8 @@ import (
 	"os"
 
 	"github.com/citegate/citegate/engine"
-	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/verify"
 )
-
-// maxOutputBytes bounds the agent output verify reads.
-const maxOutputBytes = 16 << 20
-
-// readVerifyFile reads run's --verify synthesis file before the run starts,
-// so that an unreadable file fails before anything is written; the
-// verification itself runs inside the run's commit (RunArgs.VerifyOutput),
-// in the headless path and in the terminal UI alike.
-func readVerifyFile(file string) ([]byte, error) {
-	out, err := fsx.ReadLimited(file, maxOutputBytes)
-	if err != nil {
-		return nil, &engine.Error{Code: engine.CodeNotFound, Message: "--verify file unreadable", Details: map[string]any{"path": file, "reason": err.Error()}}
-	}
-	return out, nil
-}
 
 // verifyLine sums up run --verify's result in one line, for the terminal
 // UI's outcome panel and the line it leaves on stderr.
@@ -59,8 +43,8 @@ func runVerify(ctx context.Context, d Deps, c *Command, s Streams) int {
 		defer f.Close()
 		r = f
 	}
-	out, err := io.ReadAll(io.LimitReader(r, maxOutputBytes+1))
-	if err != nil || len(out) > maxOutputBytes {
+	out, err := io.ReadAll(io.LimitReader(r, verify.MaxOutputBytes+1))
+	if err != nil || len(out) > verify.MaxOutputBytes {
 		return fail(s, &engine.Error{Code: engine.CodeInvalidInput, Message: "output unreadable or over 16 MiB", Details: map[string]any{"path": c.OutputFile}})
 	}
 	res, err := d.Engine.Verify(ctx, out, c.Verify)

@@ -23,7 +23,9 @@ const (
 	DefaultMaxCostUSDTotal    = 1.00
 	DefaultPerSourceTimeoutMS = 10000
 	DefaultPerSourceMaxBytes  = 5 << 20
-	maxRedirects              = 3
+	// MaxOutputBytes bounds the agent output verify reads.
+	MaxOutputBytes = 16 << 20
+	maxRedirects   = 3
 	// judgeSourceChars is what the judge reads of a source: the passages
 	// most relevant to the claim, up to seed 002's 12,000 characters.
 	judgeSourceChars = 12000
@@ -299,4 +301,28 @@ func newUUID() string {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// The three outcomes of a judged citation (the judges' verdicts).
+const (
+	Supported   = judge.VerdictSupported
+	Unsupported = judge.VerdictUnsupported
+	Uncertain   = judge.VerdictUncertain
+)
+
+// Outcome is the judge's verdict on c: supported, unsupported or uncertain,
+// or "" when no judge ruled (the source was not resolved). An entry without
+// a verdict (seed 002's shape, before three outcomes) falls back on its
+// supported boolean.
+func (c Citation) Outcome() string {
+	j := c.Judge
+	switch {
+	case j == nil:
+		return ""
+	case j.Verdict == judge.VerdictSupported, j.Verdict == "" && j.Supported:
+		return judge.VerdictSupported
+	case j.Verdict == judge.VerdictUncertain:
+		return judge.VerdictUncertain
+	}
+	return judge.VerdictUnsupported
 }
