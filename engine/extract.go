@@ -506,13 +506,9 @@ func cancelled() *Error {
 // Extract runs the extract tool: computes and writes extracted-urls.txt and
 // found-by.json.
 func (e *Engine) Extract(ctx context.Context, a ExtractArgs) (*ExtractResult, error) {
-	run, err := openTool(a.Reason, a.ManifestPath)
-	if err != nil {
-		return nil, err
-	}
-	paths, release, err := e.lockPaths(run,
-		pathArg{"extracted_urls_path", a.ExtractedURLsPath, run.citationsPath("extracted-urls.txt")},
-		pathArg{"found_by_path", a.FoundByPath, run.citationsPath("found-by.json")})
+	run, paths, release, err := e.openTool(a.Reason, a.ManifestPath,
+		pathArg{"extracted_urls_path", a.ExtractedURLsPath, "extracted-urls.txt"},
+		pathArg{"found_by_path", a.FoundByPath, "found-by.json"})
 	if err != nil {
 		return nil, err
 	}

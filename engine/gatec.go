@@ -180,13 +180,9 @@ func statusPairs(records []Citation) []statusPair {
 
 // GateC runs the gate-c tool.
 func (e *Engine) GateC(ctx context.Context, a GateCArgs) (*GateCResult, error) {
-	run, err := openTool(a.Reason, a.ManifestPath)
-	if err != nil {
-		return nil, err
-	}
-	paths, release, err := e.lockPaths(run,
-		pathArg{"citations_path", a.CitationsPath, run.citationsPath("citations.jsonl")},
-		pathArg{"extracted_urls_path", a.ExtractedURLsPath, run.citationsPath("extracted-urls.txt")})
+	run, paths, release, err := e.openTool(a.Reason, a.ManifestPath,
+		pathArg{"citations_path", a.CitationsPath, "citations.jsonl"},
+		pathArg{"extracted_urls_path", a.ExtractedURLsPath, "extracted-urls.txt"})
 	if err != nil {
 		return nil, err
 	}

@@ -131,14 +131,10 @@ func distinctExact(in []string) []string {
 
 // Normalize runs the normalize tool.
 func (e *Engine) Normalize(ctx context.Context, a NormalizeArgs) (*NormalizeResult, error) {
-	run, err := openTool(a.Reason, a.ManifestPath)
-	if err != nil {
-		return nil, err
-	}
-	paths, release, err := e.lockPaths(run,
-		pathArg{"extracted_urls_path", a.ExtractedURLsPath, run.citationsPath("extracted-urls.txt")},
-		pathArg{"normalized_urls_path", a.NormalizedURLsPath, run.citationsPath("normalized-urls.txt")},
-		pathArg{"url_map_path", a.URLMapPath, run.citationsPath("url-map.json")})
+	run, paths, release, err := e.openTool(a.Reason, a.ManifestPath,
+		pathArg{"extracted_urls_path", a.ExtractedURLsPath, "extracted-urls.txt"},
+		pathArg{"normalized_urls_path", a.NormalizedURLsPath, "normalized-urls.txt"},
+		pathArg{"url_map_path", a.URLMapPath, "url-map.json"})
 	if err != nil {
 		return nil, err
 	}

@@ -114,13 +114,9 @@ func renderRecords(runID string, rs []renderRecord) ([]byte, string, error) {
 
 // Render runs the render tool.
 func (e *Engine) Render(ctx context.Context, a RenderArgs) (*RenderResult, error) {
-	run, err := openTool(a.Reason, a.ManifestPath)
-	if err != nil {
-		return nil, err
-	}
-	paths, release, err := e.lockPaths(run,
-		pathArg{"citations_path", a.CitationsPath, run.citationsPath("citations.jsonl")},
-		pathArg{"output_md_path", a.OutputMDPath, run.citationsPath("validated-citations.md")})
+	run, paths, release, err := e.openTool(a.Reason, a.ManifestPath,
+		pathArg{"citations_path", a.CitationsPath, "citations.jsonl"},
+		pathArg{"output_md_path", a.OutputMDPath, "validated-citations.md"})
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"path/filepath"
@@ -120,30 +119,47 @@ func requireAbs(name, value string, required bool) (string, *Error) {
 }
 
 // pathArg is an optional path argument: its name, the given value, and the
-// default used when it is empty.
-type pathArg struct{ name, value, def string }
+// file under <runRoot>/citations/ used when it is empty ("": no default).
+type pathArg struct{ name, value, file string }
 
 // resolvePaths checks optional path arguments (absolute when given) and
 // fills in their defaults.
-func resolvePaths(args ...pathArg) ([]string, error) {
+func resolvePaths(run *Run, args ...pathArg) ([]string, error) {
 	out := make([]string, len(args))
 	for i, a := range args {
 		v, err := requireAbs(a.name, a.value, false)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = cmp.Or(v, a.def)
+		if v == "" && a.file != "" {
+			v = run.citationsPath(a.file)
+		}
+		out[i] = v
 	}
 	return out, nil
 }
 
-// openTool does what every tool does first: check the reason, then load and
-// validate the manifest.
-func openTool(reason, manifestPath string) (*Run, error) {
+// openTool does what every tool does first: check the reason, load and
+// validate the manifest, resolve the path arguments (an INVALID_ARGS error
+// comes before any lock), and take the run-directory lock (lockRun). The
+// returned function releases the lock.
+func (e *Engine) openTool(reason, manifestPath string, args ...pathArg) (*Run, []string, func(), error) {
 	if err := requireReason(reason); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	return LoadRun(manifestPath)
+	run, err := LoadRun(manifestPath)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	paths, err := resolvePaths(run, args...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	release, err := e.lockRun(run)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return run, paths, release, nil
 }
 
 func requireReason(reason string) *Error {

@@ -48,20 +48,6 @@ func (e *Engine) lockRun(run *Run) (func(), error) {
 	return func() { _ = lock.Unlock() }, nil
 }
 
-// lockPaths resolves a tool's path arguments (an INVALID_ARGS error comes
-// before any lock) and then takes the run-directory lock (see lockRun).
-func (e *Engine) lockPaths(run *Run, args ...pathArg) ([]string, func(), error) {
-	paths, err := resolvePaths(args...)
-	if err != nil {
-		return nil, nil, err
-	}
-	release, err := e.lockRun(run)
-	if err != nil {
-		return nil, nil, err
-	}
-	return paths, release, nil
-}
-
 // auditRecovery records a repaired commit, so an operator can see that the
 // previous command was interrupted and what became of it.
 func (e *Engine) auditRecovery(run *Run, rec fsx.Recovery) {

@@ -525,9 +525,9 @@ func resolveValidateInputs(run *Run, a ValidateArgs) (*validateInputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths, err := resolvePaths(
-		pathArg{"url_map_path", a.URLMapPath, run.citationsPath("url-map.json")},
-		pathArg{"citations_path", a.CitationsPath, run.citationsPath("citations.jsonl")},
+	paths, err := resolvePaths(run,
+		pathArg{"url_map_path", a.URLMapPath, "url-map.json"},
+		pathArg{"citations_path", a.CitationsPath, "citations.jsonl"},
 		pathArg{"offline_fixtures_path", a.OfflineFixturesPath, ""},
 		pathArg{"online_fixtures_path", a.OnlineFixturesPath, ""})
 	if err != nil {
@@ -557,11 +557,7 @@ func (e *Engine) Validate(ctx context.Context, a ValidateArgs, events chan<- Eve
 	if events != nil {
 		defer close(events)
 	}
-	run, err := openTool(a.Reason, a.ManifestPath)
-	if err != nil {
-		return nil, err
-	}
-	release, err := e.lockRun(run)
+	run, _, release, err := e.openTool(a.Reason, a.ManifestPath)
 	if err != nil {
 		return nil, err
 	}
