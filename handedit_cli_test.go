@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citegate/citegate/ui"
+	"github.com/citegate/citegate/ui/cli"
 )
 
 // TestHandEditedInputsCLI: the tool commands read hand-edited inputs
@@ -16,7 +16,7 @@ import (
 // " paywalled " exit 0 with warnings in their envelopes.
 func TestHandEditedInputsCLI(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "d")
-	if code, out, errOut := invoke(t, "demo", "--offline", "--dir", dir, "--headless"); code != ui.ExitOK {
+	if code, out, errOut := invoke(t, "demo", "--offline", "--dir", dir, "--headless"); code != cli.ExitOK {
 		t.Fatalf("demo: %d\n%s\n%s", code, out, errOut)
 	}
 	manifest := filepath.Join(dir, "manifest.json")
@@ -33,7 +33,7 @@ func TestHandEditedInputsCLI(t *testing.T) {
 		Warnings []string `json:"warnings"`
 	}
 	code, out, _ := invoke(t, "validate", "--manifest-path", manifest, "--offline-fixtures-path", fixtures, "--reason", "hand edit")
-	if err := json.Unmarshal([]byte(out), &env); err != nil || code != ui.ExitOK || !env.OK || len(env.Warnings) != 1 ||
+	if err := json.Unmarshal([]byte(out), &env); err != nil || code != cli.ExitOK || !env.OK || len(env.Warnings) != 1 ||
 		!strings.Contains(env.Warnings[0], `http_status "200" is a string: read as 200`) {
 		t.Fatalf("validate: exit %d\n%s", code, out)
 	}
@@ -56,7 +56,7 @@ func TestHandEditedInputsCLI(t *testing.T) {
 	for _, cmd := range []string{"gate-c", "render"} {
 		env.Warnings = nil
 		code, out, _ := invoke(t, cmd, "--args-json", `{"manifest_path":"`+manifest+`","reason":"hand edit"}`)
-		if err := json.Unmarshal([]byte(out), &env); err != nil || code != ui.ExitOK || !env.OK || len(env.Warnings) != 2 ||
+		if err := json.Unmarshal([]byte(out), &env); err != nil || code != cli.ExitOK || !env.OK || len(env.Warnings) != 2 ||
 			!strings.Contains(env.Warnings[0], `status "Valid"`) || !strings.Contains(env.Warnings[1], "cid") {
 			t.Errorf("%s: exit %d\n%s", cmd, code, out)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/citegate/citegate/engine"
 	"github.com/citegate/citegate/ui"
+	"github.com/citegate/citegate/ui/cli"
 )
 
 //go:embed all:testdata/demo
@@ -23,7 +24,7 @@ var demoFiles embed.FS
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], ui.Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
+	code := run(ctx, os.Args[1:], cli.Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
 		ErrIsTTY: term.IsTerminal(int(os.Stderr.Fd())), InIsTTY: term.IsTerminal(int(os.Stdin.Fd())),
 		OutIsTTY: term.IsTerminal(int(os.Stdout.Fd()))})
 	stop()
@@ -31,15 +32,15 @@ func main() {
 }
 
 // run parses the command line, builds the dependencies and executes.
-func run(ctx context.Context, args []string, s ui.Streams) int {
-	cmd, err := ui.Parse(args)
+func run(ctx context.Context, args []string, s cli.Streams) int {
+	cmd, err := cli.Parse(args)
 	if err != nil {
-		return ui.ReportUsage(s, err)
+		return cli.ReportUsage(s, err)
 	}
 	demo, err := fs.Sub(demoFiles, "testdata/demo")
 	if err != nil {
 		fmt.Fprintf(s.Err, "citegate: embedded demo missing: %v\n", err)
-		return ui.ExitFailure
+		return cli.ExitFailure
 	}
 	eng := engine.New()
 	eng.Net.Getenv = os.Getenv // provider credentials come only from the environment

@@ -10,14 +10,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citegate/citegate/ui"
+	"github.com/citegate/citegate/ui/cli"
 )
 
 // invoke runs the CLI in-process and returns exit code, stdout and stderr.
 func invoke(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(context.Background(), args, ui.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+	code := run(context.Background(), args, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
 	return code, out.String(), errb.String()
 }
 
@@ -26,7 +26,7 @@ func invoke(t *testing.T, args ...string) (int, string, string) {
 func TestDemoPassesGateCWithAllFiveStatuses(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "demo")
 	code, out, errOut := invoke(t, "demo", "--dir", dir, "--headless")
-	if code != ui.ExitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("demo exit = %d\nstdout: %s\nstderr: %s", code, out, errOut)
 	}
 	var sum struct {
@@ -77,8 +77,8 @@ func TestUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := invoke(t, tt.args...)
-			if code != ui.ExitUsage {
-				t.Fatalf("exit = %d, want %d (stderr %s)", code, ui.ExitUsage, errOut)
+			if code != cli.ExitUsage {
+				t.Fatalf("exit = %d, want %d (stderr %s)", code, cli.ExitUsage, errOut)
 			}
 			if out != "" {
 				t.Errorf("usage error printed on stdout: %q", out)
@@ -138,8 +138,8 @@ func TestToolUsageErrorsPrintOneEnvelope(t *testing.T) {
 		for _, tc := range cases {
 			t.Run(cmd+"/"+tc.name, func(t *testing.T) {
 				code, out, errOut := invoke(t, tc.args...)
-				if code != ui.ExitUsage {
-					t.Fatalf("exit = %d, want %d\nstdout %s\nstderr %s", code, ui.ExitUsage, out, errOut)
+				if code != cli.ExitUsage {
+					t.Fatalf("exit = %d, want %d\nstdout %s\nstderr %s", code, cli.ExitUsage, out, errOut)
 				}
 				var env struct {
 					OK    *bool `json:"ok"`
@@ -179,7 +179,7 @@ func TestUsageErrorRedactsSecrets(t *testing.T) {
 	const secret = "s3cr3tP4ssw0rdValue"
 	code, out, errOut := invoke(t, "render", "--manifest-path", "/r/manifest.json", "--reason", "r",
 		"https://admin:"+secret+"@example.com/x")
-	if code != ui.ExitUsage || !strings.Contains(out, "INVALID_ARGS") {
+	if code != cli.ExitUsage || !strings.Contains(out, "INVALID_ARGS") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	if strings.Contains(out, secret) || strings.Contains(errOut, secret) {
@@ -190,7 +190,7 @@ func TestUsageErrorRedactsSecrets(t *testing.T) {
 func TestHelpDocumentsFlagsAndExitCodes(t *testing.T) {
 	for _, c := range []string{"extract", "normalize", "validate", "gate-c", "render", "run", "demo"} {
 		code, out, _ := invoke(t, c, "--help")
-		if code != ui.ExitOK {
+		if code != cli.ExitOK {
 			t.Fatalf("%s --help exit = %d", c, code)
 		}
 		if !strings.Contains(out, "exit codes:") || !strings.Contains(out, "-") {
@@ -198,15 +198,15 @@ func TestHelpDocumentsFlagsAndExitCodes(t *testing.T) {
 		}
 	}
 	code, out, _ := invoke(t, "--help")
-	if code != ui.ExitOK || !strings.Contains(out, "gate-c") {
+	if code != cli.ExitOK || !strings.Contains(out, "gate-c") {
 		t.Errorf("top-level help: exit %d\n%s", code, out)
 	}
 }
 
 func TestToolErrorEnvelope(t *testing.T) {
 	code, out, _ := invoke(t, "extract", "--manifest-path", "relative/manifest.json", "--reason", "r")
-	if code != ui.ExitFailure {
-		t.Fatalf("exit = %d, want %d", code, ui.ExitFailure)
+	if code != cli.ExitFailure {
+		t.Fatalf("exit = %d, want %d", code, cli.ExitFailure)
 	}
 	var env struct {
 		OK    bool
@@ -230,7 +230,7 @@ func TestToolChainMatchesRun(t *testing.T) {
 	a := filepath.Join(t.TempDir(), "a")
 	b := filepath.Join(t.TempDir(), "b")
 	for _, d := range []string{a, b} {
-		if code, out, errOut := invoke(t, "demo", "--offline", "--dir", d); code != ui.ExitOK {
+		if code, out, errOut := invoke(t, "demo", "--offline", "--dir", d); code != cli.ExitOK {
 			t.Fatalf("demo: %d\n%s\n%s", code, out, errOut)
 		}
 	}
@@ -244,7 +244,7 @@ func TestToolChainMatchesRun(t *testing.T) {
 		{"render", "--manifest-path", m, "--reason", "chain"},
 	}
 	for _, s := range steps {
-		if code, out, errOut := invoke(t, s...); code != ui.ExitOK {
+		if code, out, errOut := invoke(t, s...); code != cli.ExitOK {
 			t.Fatalf("%v: exit %d\n%s\n%s", s, code, out, errOut)
 		}
 	}
@@ -301,7 +301,7 @@ func TestPlantedSecretsNeverReachStdoutOrDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := invoke(t, "run", root, "--reason", "rotate password=SECRETREASON7")
-	if code != ui.ExitOK && code != ui.ExitGateFailed {
+	if code != cli.ExitOK && code != cli.ExitGateFailed {
 		t.Fatalf("run exit %d\n%s\n%s", code, out, errOut)
 	}
 	secrets := []string{"alice", "hunter2pw", "SECRETTOKEN1", "SECRETAPIKEY2", "SECRETAMZSIG3", "SECRETACCESS4",
@@ -337,7 +337,7 @@ func TestPlantedSecretsNeverReachStdoutOrDisk(t *testing.T) {
 
 func TestOfflineDemo(t *testing.T) {
 	code, out, errOut := invoke(t, "demo", "--offline", "--dir", filepath.Join(t.TempDir(), "d"))
-	if code != ui.ExitOK || !strings.Contains(out, `"mode": "offline"`) || !strings.Contains(errOut, "offline fixtures") {
+	if code != cli.ExitOK || !strings.Contains(out, `"mode": "offline"`) || !strings.Contains(errOut, "offline fixtures") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citegate/citegate/ui"
+	"github.com/citegate/citegate/ui/cli"
 )
 
 // TestVerifyCLI runs `citegate verify` as an operator would against a
@@ -44,7 +44,7 @@ func TestVerifyCLI(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("exit %d, not JSON: %v\n%s\n%s", code, err, stdout, stderr)
 	}
-	if res.TotalCitationsFound != 2 || res.TotalResolved != 2 || res.TotalSupported != 1 || res.OverallScore == nil || *res.OverallScore != 0.5 || !res.Passed || code != ui.ExitOK {
+	if res.TotalCitationsFound != 2 || res.TotalResolved != 2 || res.TotalSupported != 1 || res.OverallScore == nil || *res.OverallScore != 0.5 || !res.Passed || code != cli.ExitOK {
 		t.Fatalf("exit %d result %+v\n%s", code, res, stdout)
 	}
 	if res.Citations[0].Judge == nil || !res.Citations[0].Judge.Supported || res.Citations[1].Judge == nil || res.Citations[1].Judge.Supported {
@@ -52,11 +52,11 @@ func TestVerifyCLI(t *testing.T) {
 	}
 	// Without --allow-fetch nothing is fetched and nothing fails.
 	code, stdout, _ = invoke(t, "verify", "--output-file", out, "--model", "lexical")
-	if code != ui.ExitOK || !strings.Contains(stdout, `"fetch_disabled"`) || !strings.Contains(stdout, `"overall_score": null`) {
+	if code != cli.ExitOK || !strings.Contains(stdout, `"fetch_disabled"`) || !strings.Contains(stdout, `"overall_score": null`) {
 		t.Errorf("exit %d\n%s", code, stdout)
 	}
 	// An unknown model is an error envelope, not a verdict.
-	if code, stdout, _ = invoke(t, "verify", "--output-file", out, "--model", "gpt-nonexistent"); code != ui.ExitFailure || !strings.Contains(stdout, "Unknown model") {
+	if code, stdout, _ = invoke(t, "verify", "--output-file", out, "--model", "gpt-nonexistent"); code != cli.ExitFailure || !strings.Contains(stdout, "Unknown model") {
 		t.Errorf("unknown model: exit %d\n%s", code, stdout)
 	}
 }
@@ -65,7 +65,7 @@ func TestVerifyCLI(t *testing.T) {
 // a source Gate C's statuses forbid.
 func TestRunVerifyFlagsNonCitable(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "d")
-	if code, out, errOut := invoke(t, "demo", "--offline", "--dir", dir); code != ui.ExitOK {
+	if code, out, errOut := invoke(t, "demo", "--offline", "--dir", dir); code != cli.ExitOK {
 		t.Fatalf("demo: %d\n%s\n%s", code, out, errOut)
 	}
 	syn := filepath.Join(dir, "synthesis.md")
@@ -74,7 +74,7 @@ func TestRunVerifyFlagsNonCitable(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := invoke(t, "run", dir, "--headless", "--verify", syn)
-	if code != ui.ExitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("run --verify: %d\n%s\n%s", code, out, errOut)
 	}
 	if !strings.Contains(out, `"not_citable"`) || !strings.Contains(out, "marks this source blocked") {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/citegate/citegate/ui"
+	"github.com/citegate/citegate/ui/cli"
 )
 
 // TestVersionCommand: --version, -version and version print one line on
@@ -16,12 +16,12 @@ func TestVersionCommand(t *testing.T) {
 	line := regexp.MustCompile(`^citegate \S+\n$`)
 	for _, arg := range []string{"--version", "-version", "version"} {
 		code, out, errOut := invoke(t, arg)
-		if code != ui.ExitOK || !line.MatchString(out) || errOut != "" {
+		if code != cli.ExitOK || !line.MatchString(out) || errOut != "" {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", arg, code, out, errOut)
 		}
 	}
-	if code, _, _ := invoke(t, "version", "extra"); code != ui.ExitUsage {
-		t.Errorf("version extra: exit %d, want %d", code, ui.ExitUsage)
+	if code, _, _ := invoke(t, "version", "extra"); code != cli.ExitUsage {
+		t.Errorf("version extra: exit %d, want %d", code, cli.ExitUsage)
 	}
 	if _, out, _ := invoke(t, "--help"); !strings.Contains(out, "--version") {
 		t.Errorf("top-level help does not mention --version:\n%s", out)

@@ -4,23 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 
 	"github.com/citegate/citegate/engine"
-	"github.com/citegate/citegate/engine/jsonx"
+	"github.com/citegate/citegate/ui/cli"
 )
-
-// Streams are the process's standard streams.
-type Streams struct {
-	In  io.Reader
-	Out io.Writer
-	Err io.Writer
-	// ErrIsTTY selects in-place progress on stderr instead of plain lines.
-	ErrIsTTY bool
-	// InIsTTY and OutIsTTY together open the terminal UI for run and demo.
-	InIsTTY, OutIsTTY bool
-}
 
 // Deps are the dependencies main builds.
 type Deps struct {
@@ -29,47 +17,23 @@ type Deps struct {
 	Demo fs.FS
 }
 
-type errorEnvelope struct {
-	OK    bool          `json:"ok"`
-	Error *engine.Error `json:"error"`
-}
-
-// printJSON writes v as 2-space indented JSON plus a newline.
-func printJSON(w io.Writer, v any) {
-	b, err := jsonx.MarshalFile(v)
-	if err != nil {
-		b = []byte(`{"ok":false,"error":{"code":"WRITE_FAILED","message":"cannot encode result","details":{}}}` + "\n")
-	}
-	_, _ = w.Write(b)
-}
-
-// fail prints the error envelope and picks the exit code.
-func fail(s Streams, err error) int {
-	e := engine.AsError(err)
-	printJSON(s.Out, errorEnvelope{OK: false, Error: e})
-	if e.Code == engine.CodeCancelled {
-		return ExitInterrupted
-	}
-	return ExitFailure
-}
-
 // Execute runs a parsed command and returns the process exit code.
-func Execute(ctx context.Context, d Deps, c *Command, s Streams) int {
+func Execute(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 	if c.Help {
 		if c.Name == "" {
-			fmt.Fprint(s.Out, Usage())
+			fmt.Fprint(s.Out, cli.Usage())
 		} else {
-			fmt.Fprint(s.Out, CommandUsage(c.Name))
+			fmt.Fprint(s.Out, cli.CommandUsage(c.Name))
 		}
-		return ExitOK
+		return cli.ExitOK
 	}
 	if c.Name == "version" {
 		fmt.Fprintf(s.Out, "citegate %s\n", VersionString())
-		return ExitOK
+		return cli.ExitOK
 	}
 	opts, err := c.Net.Options()
 	if err != nil { // Parse already refused these; a hand-built Command may not have
-		return ReportUsage(s, &UsageError{Command: c.Name, Msg: err.Error()})
+		return cli.ReportUsage(s, &cli.UsageError{Command: c.Name, Msg: err.Error()})
 	}
 	d.Engine.GuardOptions = append(d.Engine.GuardOptions, opts...)
 	c.Net.Apply(&d.Engine.Net)
@@ -95,21 +59,21 @@ func Execute(ctx context.Context, d Deps, c *Command, s Streams) int {
 	case "verify":
 		return runVerify(ctx, d, c, s)
 	default:
-		return ReportUsage(s, &UsageError{Msg: fmt.Sprintf("unknown command %q", c.Name)})
+		return cli.ReportUsage(s, &cli.UsageError{Msg: fmt.Sprintf("unknown command %q", c.Name)})
 	}
 	if err != nil {
-		return fail(s, err)
+		return cli.Fail(s, err)
 	}
 	noteLateSignal(ctx, s)
-	printJSON(s.Out, res)
-	return ExitOK
+	cli.PrintJSON(s.Out, res)
+	return cli.ExitOK
 }
 
 // noteLateSignal tells the operator that a signal came too late to stop the
 // command: past the commit point the write completes (see the README's
 // "Signals"), so the result printed is the real, complete one and the exit
-// code is the command's own, not ExitInterrupted.
-func noteLateSignal(ctx context.Context, s Streams) {
+// code is the command's own, not cli.ExitInterrupted.
+func noteLateSignal(ctx context.Context, s cli.Streams) {
 	if ctx.Err() != nil {
 		fmt.Fprintln(s.Err, "citegate: interrupted after the commit point; the write was completed and the result stands")
 	}
@@ -117,7 +81,7 @@ func noteLateSignal(ctx context.Context, s Streams) {
 
 // consume runs an engine call with the headless progress printer attached to
 // its event stream. The engine closes the channel when it returns.
-func consume(s Streams, call func(chan<- engine.Event) (any, error)) (any, error) {
+func consume(s cli.Streams, call func(chan<- engine.Event) (any, error)) (any, error) {
 	events := make(chan engine.Event, 256)
 	done := make(chan struct{})
 	go func() {
@@ -129,37 +93,37 @@ func consume(s Streams, call func(chan<- engine.Event) (any, error)) (any, error
 	return res, err
 }
 
-func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s Streams, verifyFile string) int {
+func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams, verifyFile string) int {
 	if verifyFile != "" {
 		// Read before the run, so that an unreadable file fails before
 		// anything is written, and the verification joins the run's commit.
 		out, err := engine.ReadVerifyFile(verifyFile)
 		if err != nil {
-			return fail(s, err)
+			return cli.Fail(s, err)
 		}
 		a.VerifyOutput = out
 	}
 	res, err := consume(s, func(ch chan<- engine.Event) (any, error) { return d.Engine.Run(ctx, a, ch) })
 	if err != nil {
-		return fail(s, err)
+		return cli.Fail(s, err)
 	}
 	sum := res.(*engine.RunSummary)
 	noteLateSignal(ctx, s)
-	printJSON(s.Out, sum)
+	cli.PrintJSON(s.Out, sum)
 	fmt.Fprintf(s.Err, "citegate: %s\n", sum.GateC.Notes)
 	if !sum.Passed() {
-		return ExitGateFailed
+		return cli.ExitGateFailed
 	}
-	return ExitOK
+	return cli.ExitOK
 }
 
-func runDemo(ctx context.Context, d Deps, c *Command, s Streams) int {
+func runDemo(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 	failDemo := func(err error) int {
 		var e *engine.Error
 		if !errors.As(err, &e) {
 			err = &engine.Error{Code: engine.CodeWriteFailed, Message: "cannot create the demo run", Details: map[string]any{"reason": err.Error()}}
 		}
-		return fail(s, err)
+		return cli.Fail(s, err)
 	}
 	if c.DemoOffline {
 		manifest, err := CopyDemo(d.Demo, c.DemoDir)

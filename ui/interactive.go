@@ -8,11 +8,12 @@ import (
 	"sync"
 
 	"github.com/citegate/citegate/engine"
+	"github.com/citegate/citegate/ui/cli"
 )
 
 // interactive reports whether run/demo should open the terminal UI: both
 // stdin and stdout are terminals and --headless was not given.
-func interactive(c *Command, s Streams) bool {
+func interactive(c *cli.Command, s cli.Streams) bool {
 	return !c.Headless && s.InIsTTY && s.OutIsTTY
 }
 
@@ -69,17 +70,17 @@ func (r *runs) wait() Outcome {
 // completion cancels the workers; the engine writes nothing then, so the
 // previous artifacts stay as they were — unless the run had already passed
 // its commit point, in which case the commit completes and is reported.
-func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, o interactiveOptions) int {
+func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams, o interactiveOptions) int {
 	info, err := d.Engine.Describe(a)
 	if err != nil {
-		return fail(s, err)
+		return cli.Fail(s, err)
 	}
 	var log io.Writer
 	if o.logFile != "" {
 		f, err := os.OpenFile(o.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
 			fmt.Fprintf(s.Err, "citegate: --log-file: %v\n", err)
-			return ExitUsage
+			return cli.ExitUsage
 		}
 		defer f.Close()
 		log = f
@@ -87,7 +88,7 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, o 
 	if o.verifyFile != "" {
 		out, err := engine.ReadVerifyFile(o.verifyFile)
 		if err != nil {
-			return fail(s, err)
+			return cli.Fail(s, err)
 		}
 		a.VerifyOutput = out
 	}
@@ -134,7 +135,7 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, o 
 		final := rs.wait()
 		if final.Err != nil || final.Summary == nil {
 			fmt.Fprintln(s.Err, "citegate: quit before the run completed; nothing was written, the previous artifacts are untouched")
-			return ExitInterrupted
+			return cli.ExitInterrupted
 		}
 		// The quit came after the commit point, which a quit does not stop:
 		// the run finished writing, so report it with its own exit code.
@@ -142,7 +143,7 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, o 
 		fmt.Fprintln(s.Err, "citegate: the run reached its commit point before the UI closed; its artifacts were written")
 	}
 	if res.Err != nil {
-		return fail(s, res.Err)
+		return cli.Fail(s, res.Err)
 	}
 	sum := res.Summary
 	// The screen is gone: leave the warnings (the screen showed at most a
@@ -155,9 +156,9 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s Streams, o 
 		fmt.Fprintf(s.Err, "citegate: %s\n", verifyLine(sum.Verify))
 	}
 	if !sum.Passed() {
-		return ExitGateFailed
+		return cli.ExitGateFailed
 	}
-	return ExitOK
+	return cli.ExitOK
 }
 
 // logged copies the progress log of an event stream to w on its way to the

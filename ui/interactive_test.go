@@ -18,6 +18,7 @@ import (
 	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/simweb"
 	"github.com/citegate/citegate/engine/verify"
+	"github.com/citegate/citegate/ui/cli"
 )
 
 // demoRun copies the repository's demo run into a new temp directory.
@@ -38,11 +39,11 @@ type tuiStep struct{ keys, want string }
 // stderr.
 func runTUI(t *testing.T, steps []tuiStep, args ...string) (int, string) {
 	t.Helper()
-	c, err := Parse(args)
+	c, err := cli.Parse(args)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return driveTUI(t, func(s Streams) int {
+	return driveTUI(t, func(s cli.Streams) int {
 		return Execute(context.Background(), Deps{Engine: engine.New()}, c, s)
 	}, func(step func(keys string, want ...string)) {
 		for _, st := range steps {
@@ -55,7 +56,7 @@ func runTUI(t *testing.T, steps []tuiStep, args ...string) (int, string) {
 // the outcome panel, lets play type keys and wait until the screen has
 // shown every wanted text, quits with q and returns the exit code and
 // stderr.
-func driveTUI(t *testing.T, run func(Streams) int, play func(step func(keys string, want ...string))) (int, string) {
+func driveTUI(t *testing.T, run func(cli.Streams) int, play func(step func(keys string, want ...string))) (int, string) {
 	t.Helper()
 	pr, pw := io.Pipe()
 	defer pw.Close()
@@ -63,7 +64,7 @@ func driveTUI(t *testing.T, run func(Streams) int, play func(step func(keys stri
 	var errOut bytes.Buffer
 	code := make(chan int, 1)
 	go func() {
-		code <- run(Streams{In: pr, Out: out, Err: &errOut, InIsTTY: true, OutIsTTY: true})
+		code <- run(cli.Streams{In: pr, Out: out, Err: &errOut, InIsTTY: true, OutIsTTY: true})
 	}()
 	teatest.WaitFor(t, out, func(b []byte) bool {
 		return bytes.Contains(b, []byte("Run complete")) || bytes.Contains(b, []byte("Run failed"))
@@ -104,12 +105,12 @@ func TestTUIRunVerifyWritesVerifyJSON(t *testing.T) {
 	}
 
 	head := demoRun(t)
-	c, err := Parse([]string{"run", head.Root, "--headless", "--verify", syn})
+	c, err := cli.Parse([]string{"run", head.Root, "--headless", "--verify", syn})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var hout, herr bytes.Buffer
-	if code := Execute(context.Background(), Deps{Engine: engine.New()}, c, Streams{In: strings.NewReader(""), Out: &hout, Err: &herr}); code != ExitOK {
+	if code := Execute(context.Background(), Deps{Engine: engine.New()}, c, cli.Streams{In: strings.NewReader(""), Out: &hout, Err: &herr}); code != cli.ExitOK {
 		t.Fatalf("headless run: exit %d\n%s\n%s", code, hout.String(), herr.String())
 	}
 	want, err := os.ReadFile(filepath.Join(head.Root, "citations", "verify.json"))
@@ -132,7 +133,7 @@ func TestTUIRunVerifyWritesVerifyJSON(t *testing.T) {
 		{"v", "— fetch disabled"},
 		{"\r", "not_citable: citations.jsonl marks this source blocked"},
 	}, "run", tui.Root, "--verify", syn)
-	if code != ExitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("TUI run: exit %d\n%s", code, errOut)
 	}
 	got, err := os.ReadFile(filepath.Join(tui.Root, "citations", "verify.json"))
@@ -169,7 +170,7 @@ func TestTUIRunVerifyOnlineShowsVerdicts(t *testing.T) {
 		t.Fatal(err)
 	}
 	var verdicts []string
-	code, errOut := driveTUI(t, func(s Streams) int {
+	code, errOut := driveTUI(t, func(s cli.Streams) int {
 		return runInteractive(context.Background(), Deps{Engine: eng}, engine.RunArgs{ManifestPath: sd.run.Path}, s,
 			interactiveOptions{simulated: true, verifyFile: syn})
 	}, func(step func(keys string, want ...string)) {
@@ -193,7 +194,7 @@ func TestTUIRunVerifyOnlineShowsVerdicts(t *testing.T) {
 		// The passage is the page's text, below the fold of 80×24.
 		step("G", "welcomed the report but asked for more detail")
 	})
-	if code != ExitOK && code != ExitGateFailed {
+	if code != cli.ExitOK && code != cli.ExitGateFailed {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
 	if len(verdicts) != 2 {
@@ -228,18 +229,18 @@ func TestTUIRunVerifyUnreadableFile(t *testing.T) {
 		if !tty {
 			args = append(args, "--headless")
 		}
-		c, err := Parse(args)
+		c, err := cli.Parse(args)
 		if err != nil {
 			t.Fatal(err)
 		}
 		codes[i] = Execute(context.Background(), Deps{Engine: engine.New()}, c,
-			Streams{In: strings.NewReader(""), Out: &outs[i], Err: io.Discard, InIsTTY: tty, OutIsTTY: tty})
+			cli.Streams{In: strings.NewReader(""), Out: &outs[i], Err: io.Discard, InIsTTY: tty, OutIsTTY: tty})
 		if _, err := os.Stat(filepath.Join(run.Root, "citations", "citations.jsonl")); err == nil {
 			t.Errorf("tty %v: the run wrote artifacts although --verify was unreadable", tty)
 		}
 	}
-	if codes[0] != ExitFailure || codes[1] != codes[0] {
-		t.Errorf("exit codes: headless %d, TUI %d, want both %d", codes[0], codes[1], ExitFailure)
+	if codes[0] != cli.ExitFailure || codes[1] != codes[0] {
+		t.Errorf("exit codes: headless %d, TUI %d, want both %d", codes[0], codes[1], cli.ExitFailure)
 	}
 	if !strings.Contains(outs[0].String(), "--verify file unreadable") || outs[0].String() != outs[1].String() {
 		t.Errorf("envelopes differ or lack the reason:\nheadless %s\nTUI %s", outs[0].String(), outs[1].String())
@@ -287,13 +288,13 @@ func TestInteractiveQuitDuringTheWritePhase(t *testing.T) {
 			}
 			var errb bytes.Buffer
 			code := runInteractive(context.Background(), Deps{Engine: eng}, engine.RunArgs{ManifestPath: demo.Path},
-				Streams{In: in, Out: out, Err: &errb}, interactiveOptions{})
+				cli.Streams{In: in, Out: out, Err: &errb}, interactiveOptions{})
 			if !fired {
 				t.Fatal("hook never fired")
 			}
 			after := artifactFiles(t, demo.Root)
 			if !tc.completes {
-				if code != ExitInterrupted || !strings.Contains(errb.String(), "nothing was written") {
+				if code != cli.ExitInterrupted || !strings.Contains(errb.String(), "nothing was written") {
 					t.Errorf("exit %d, stderr %q; want 3 and nothing written", code, errb.String())
 				}
 				if len(before) != len(after) {
@@ -306,7 +307,7 @@ func TestInteractiveQuitDuringTheWritePhase(t *testing.T) {
 				}
 				return
 			}
-			if code != ExitOK || !strings.Contains(errb.String(), "reached its commit point") {
+			if code != cli.ExitOK || !strings.Contains(errb.String(), "reached its commit point") {
 				t.Errorf("exit %d, stderr %q; want the completed run reported", code, errb.String())
 			}
 			if _, ok := after["citations/citations.jsonl"]; !ok {

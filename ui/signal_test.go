@@ -13,6 +13,7 @@ import (
 
 	"github.com/citegate/citegate/engine"
 	"github.com/citegate/citegate/engine/fsx"
+	"github.com/citegate/citegate/ui/cli"
 )
 
 // TestSignalDuringTheWritePhaseExitCodes (issue 10 item 5): what the CLI
@@ -46,7 +47,7 @@ func TestSignalDuringTheWritePhaseExitCodes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cmd, err := Parse(tc.args(demo.Root))
+			cmd, err := cli.Parse(tc.args(demo.Root))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +64,7 @@ func TestSignalDuringTheWritePhaseExitCodes(t *testing.T) {
 				}
 			}
 			var out, errb bytes.Buffer
-			code := Execute(ctx, Deps{Engine: eng}, cmd, Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+			code := Execute(ctx, Deps{Engine: eng}, cmd, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
 			if !fired {
 				t.Fatal("hook never fired")
 			}
@@ -78,7 +79,7 @@ func TestSignalDuringTheWritePhaseExitCodes(t *testing.T) {
 			}
 			after := artifactFiles(t, demo.Root)
 			if !tc.completes {
-				if code != ExitInterrupted || env.OK || env.Error == nil || env.Error.Code != engine.CodeCancelled {
+				if code != cli.ExitInterrupted || env.OK || env.Error == nil || env.Error.Code != engine.CodeCancelled {
 					t.Errorf("exit %d, envelope %s; want exit 3 and CANCELLED", code, out.String())
 				}
 				if !maps.Equal(before, after) {
@@ -89,7 +90,7 @@ func TestSignalDuringTheWritePhaseExitCodes(t *testing.T) {
 				}
 				return
 			}
-			if code != ExitOK || !env.OK {
+			if code != cli.ExitOK || !env.OK {
 				t.Errorf("exit %d, envelope %s; want the completed result", code, out.String())
 			}
 			if maps.Equal(before, after) {

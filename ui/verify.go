@@ -8,6 +8,7 @@ import (
 
 	"github.com/citegate/citegate/engine"
 	"github.com/citegate/citegate/engine/verify"
+	"github.com/citegate/citegate/ui/cli"
 )
 
 // verifyLine sums up run --verify's result in one line, for the terminal
@@ -30,30 +31,30 @@ func verifyLine(v *verify.Result) string {
 }
 
 // runVerify reads the agent output and prints seed 002's result JSON.
-func runVerify(ctx context.Context, d Deps, c *Command, s Streams) int {
+func runVerify(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 	if c.OutputFile == "" {
-		return fail(s, &engine.Error{Code: engine.CodeInvalidArgs, Message: "--output-file is required (a path, or - for stdin)", Details: map[string]any{}})
+		return cli.Fail(s, &engine.Error{Code: engine.CodeInvalidArgs, Message: "--output-file is required (a path, or - for stdin)", Details: map[string]any{}})
 	}
 	r := s.In
 	if c.OutputFile != "-" {
 		f, err := os.Open(c.OutputFile)
 		if err != nil {
-			return fail(s, &engine.Error{Code: engine.CodeNotFound, Message: "output file unreadable", Details: map[string]any{"path": c.OutputFile, "reason": err.Error()}})
+			return cli.Fail(s, &engine.Error{Code: engine.CodeNotFound, Message: "output file unreadable", Details: map[string]any{"path": c.OutputFile, "reason": err.Error()}})
 		}
 		defer f.Close()
 		r = f
 	}
 	out, err := io.ReadAll(io.LimitReader(r, verify.MaxOutputBytes+1))
 	if err != nil || len(out) > verify.MaxOutputBytes {
-		return fail(s, &engine.Error{Code: engine.CodeInvalidInput, Message: "output unreadable or over 16 MiB", Details: map[string]any{"path": c.OutputFile}})
+		return cli.Fail(s, &engine.Error{Code: engine.CodeInvalidInput, Message: "output unreadable or over 16 MiB", Details: map[string]any{"path": c.OutputFile}})
 	}
 	res, err := d.Engine.Verify(ctx, out, c.Verify)
 	if err != nil {
-		return fail(s, err)
+		return cli.Fail(s, err)
 	}
-	printJSON(s.Out, res)
+	cli.PrintJSON(s.Out, res)
 	if !res.Passed {
-		return ExitGateFailed
+		return cli.ExitGateFailed
 	}
-	return ExitOK
+	return cli.ExitOK
 }

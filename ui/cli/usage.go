@@ -1,4 +1,4 @@
-package ui
+package cli
 
 import (
 	"errors"
@@ -33,7 +33,7 @@ func ReportUsage(s Streams, err error) int {
 		for k, v := range ue.Details {
 			details[k] = v
 		}
-		printJSON(s.Out, errorEnvelope{OK: false, Error: &engine.Error{Code: engine.CodeInvalidArgs, Message: msg, Details: details}})
+		PrintJSON(s.Out, ErrorEnvelope{OK: false, Error: &engine.Error{Code: engine.CodeInvalidArgs, Message: msg, Details: details}})
 	}
 	return ExitUsage
 }

@@ -1,4 +1,4 @@
-package ui
+package cli
 
 // Exit codes, in one place. Tool commands use 0/1/2; run and demo add 4 for a
 // failed Gate C, and verify 4 for a failed verification, so CI can gate on
