@@ -58,25 +58,25 @@ func AsError(err error) *Error {
 // missingMsg is the reference's message for an absent file.
 func readError(what, path, missingMsg string, err error) *Error {
 	d := map[string]any{"path": path}
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	if errors.Is(err, fs.ErrNotExist) {
 		return newError(CodeNotFound, missingMsg, d)
-	case errors.Is(err, fsx.ErrTooLarge):
-		d["reason"] = "file exceeds the size cap"
-		return newError(CodeInvalidInput, what+" too large", d)
-	case errors.Is(err, fsx.ErrNotRegular):
-		d["reason"] = "not a regular file"
-		return newError(CodeInvalidInput, what+" is not a regular file", d)
-	case errors.Is(err, syscall.ELOOP):
-		d["reason"] = "symlink loop"
-		return newError(CodeInvalidInput, what+" unreadable", d)
-	case errors.Is(err, fs.ErrPermission):
-		d["reason"] = "permission denied"
-		return newError(CodeInvalidInput, what+" unreadable", d)
-	default:
-		d["reason"] = err.Error()
-		return newError(CodeInvalidInput, what+" unreadable", d)
 	}
+	for _, c := range []struct {
+		err            error
+		reason, suffix string
+	}{
+		{fsx.ErrTooLarge, "file exceeds the size cap", " too large"},
+		{fsx.ErrNotRegular, "not a regular file", " is not a regular file"},
+		{syscall.ELOOP, "symlink loop", " unreadable"},
+		{fs.ErrPermission, "permission denied", " unreadable"},
+	} {
+		if errors.Is(err, c.err) {
+			d["reason"] = c.reason
+			return newError(CodeInvalidInput, what+c.suffix, d)
+		}
+	}
+	d["reason"] = err.Error()
+	return newError(CodeInvalidInput, what+" unreadable", d)
 }
 
 // schemaError maps a schema.Validate/ValidateJSON failure. badJSONMsg is used

@@ -42,22 +42,10 @@ type GatesDoc struct {
 	} `json:"gates"`
 }
 
+// gate is the gate named id, nil for an unknown id.
 func (d *GatesDoc) gate(id string) *Gate {
-	switch id {
-	case "A":
-		return d.Gates.A
-	case "B":
-		return d.Gates.B
-	case "C":
-		return d.Gates.C
-	case "D":
-		return d.Gates.D
-	case "E":
-		return d.Gates.E
-	case "F":
-		return d.Gates.F
-	}
-	return nil
+	g := &d.Gates
+	return map[string]*Gate{"A": g.A, "B": g.B, "C": g.C, "D": g.D, "E": g.E, "F": g.F}[id]
 }
 
 // newGatesDoc is what run_init writes: six hard gates, not run.
@@ -84,12 +72,9 @@ func (e *Engine) loadGates(run *Run, path string) (*GatesDoc, error) {
 	if err != nil {
 		return nil, readError("gates.json", path, "gates.json missing", err)
 	}
-	if _, err := schema.ValidateJSON(schema.Gates, data); err != nil {
-		return nil, schemaError("gates.json", path, "gates.json unreadable", err)
-	}
 	var doc GatesDoc
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, newError(CodeInvalidJSON, "gates.json unreadable", map[string]any{"path": path})
+	if err := decodeChecked(data, schema.Gates, "gates.json", "gates.json unreadable", path, &doc); err != nil {
+		return nil, err
 	}
 	if doc.RunID != run.Manifest.RunID {
 		return nil, newError(CodeSchemaValidation, "gates.json run_id mismatch", map[string]any{"expected": run.Manifest.RunID, "got": doc.RunID})

@@ -472,17 +472,26 @@ func loadURLMap(run *Run, path string) ([]URLMapItem, error) {
 	if err != nil {
 		return nil, readError("url-map", path, "required file missing", err)
 	}
-	if _, err := schema.ValidateJSON(schema.URLMap, data); err != nil {
-		return nil, schemaError("url-map", path, "url-map unreadable JSON", err)
-	}
 	var doc URLMapDoc
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, newError(CodeInvalidJSON, "url-map unreadable JSON", map[string]any{"path": path})
+	if err := decodeChecked(data, schema.URLMap, "url-map", "url-map unreadable JSON", path, &doc); err != nil {
+		return nil, err
 	}
 	if doc.RunID != run.Manifest.RunID {
 		return nil, newError(CodeSchemaValidation, "url-map run_id mismatch", map[string]any{"expected": run.Manifest.RunID, "got": doc.RunID})
 	}
 	return redactURLMap(doc.Items)
+}
+
+// decodeChecked validates data against the named schema, then decodes it
+// into v; either failure is msg, naming the file (label) and path.
+func decodeChecked(data []byte, name schema.Name, label, msg, path string, v any) error {
+	if _, err := schema.ValidateJSON(name, data); err != nil {
+		return schemaError(label, path, msg, err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return newError(CodeInvalidJSON, msg, map[string]any{"path": path})
+	}
+	return nil
 }
 
 // loadFoundBy reads the provenance file; a run without one has no provenance.
@@ -495,12 +504,9 @@ func loadFoundBy(run *Run) ([]FoundByItem, error) {
 	if err != nil {
 		return nil, readError("found-by.json", path, "found-by.json missing", err)
 	}
-	if _, err := schema.ValidateJSON(schema.FoundBy, data); err != nil {
-		return nil, schemaError("found-by.json", path, "found-by.json unreadable JSON", err)
-	}
 	var doc FoundByDoc
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, newError(CodeInvalidJSON, "found-by.json unreadable JSON", map[string]any{"path": path})
+	if err := decodeChecked(data, schema.FoundBy, "found-by.json", "found-by.json unreadable JSON", path, &doc); err != nil {
+		return nil, err
 	}
 	// Another tool may have written it: redact on the way in.
 	for i := range doc.Items {

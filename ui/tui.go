@@ -362,21 +362,17 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	switch m.state {
-	case viewDetail:
+	case viewDetail, viewClaimDetail:
 		if key.Matches(msg, k.Back) {
 			m.state = viewList
 			return m, nil
 		}
 		var cmd tea.Cmd
-		m.detail, cmd = m.detail.update(msg)
-		return m, cmd
-	case viewClaimDetail:
-		if key.Matches(msg, k.Back) {
-			m.state = viewList
-			return m, nil
+		if m.state == viewDetail {
+			m.detail, cmd = m.detail.update(msg)
+		} else {
+			m.claimDetail, cmd = m.claimDetail.update(msg)
 		}
-		var cmd tea.Cmd
-		m.claimDetail, cmd = m.claimDetail.update(msg)
 		return m, cmd
 	case viewList:
 	}

@@ -62,20 +62,18 @@ func (p *pager) replace(content string) {
 // keys (u/d half pages) and the mouse wheel.
 func (p pager) scroll(msg tea.Msg) (pager, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
-		switch {
-		case key.Matches(k, p.c.keys.Home):
-			p.vp.GotoTop()
-			return p, nil
-		case key.Matches(k, p.c.keys.End):
-			p.vp.GotoBottom()
-			return p, nil
-		case key.Matches(k, p.c.keys.PageUp):
-			// Also ctrl+b, which the viewport's own keymap lacks.
-			p.vp.PageUp()
-			return p, nil
-		case key.Matches(k, p.c.keys.PageDown):
-			p.vp.PageDown()
-			return p, nil
+		// PageUp also answers ctrl+b, which the viewport's own keymap lacks.
+		for _, b := range []struct {
+			keys key.Binding
+			move func()
+		}{
+			{p.c.keys.Home, func() { p.vp.GotoTop() }}, {p.c.keys.End, func() { p.vp.GotoBottom() }},
+			{p.c.keys.PageUp, func() { p.vp.PageUp() }}, {p.c.keys.PageDown, func() { p.vp.PageDown() }},
+		} {
+			if key.Matches(k, b.keys) {
+				b.move()
+				return p, nil
+			}
 		}
 	}
 	var cmd tea.Cmd
