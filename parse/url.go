@@ -78,11 +78,16 @@ func isASCII(s string) bool {
 // This is the form the reference extractor emits (host lowercased, IDN to
 // punycode, default port dropped, dot segments resolved, percent-encoding
 // per WHATWG), so extracted-urls.txt stays comparable with it.
-func Canonical(raw string) (string, error) {
-	if href, ok := fastCanonical(raw); ok {
-		return href, nil
+func Canonical(raw string) (string, error) { return fastOrSlow(raw, fastCanonical, slowCanonical) }
+
+// fastOrSlow is fast's answer when it is sure of one, else slow's: how each
+// URL form takes its fast path (see fastCanonical) in front of the WHATWG
+// parser.
+func fastOrSlow(raw string, fast func(string) (string, bool), slow func(string) (string, error)) (string, error) {
+	if s, ok := fast(raw); ok {
+		return s, nil
 	}
-	return slowCanonical(raw)
+	return slow(raw)
 }
 
 // slowCanonical is Canonical through the WHATWG parser.
@@ -231,12 +236,7 @@ var fastTailChar = func() (t [256]bool) {
 // gclid, fbclid) dropped, the remaining query pairs sorted in ICU order and
 // re-encoded with encodeURIComponent, and fragment and userinfo dropped.
 // It fails with a *URLError exactly where Canonical does.
-func Normalize(raw string) (string, error) {
-	if n, ok := fastNormalize(raw); ok {
-		return n, nil
-	}
-	return slowNormalize(raw)
-}
+func Normalize(raw string) (string, error) { return fastOrSlow(raw, fastNormalize, slowNormalize) }
 
 // slowNormalize is Normalize through the WHATWG parser; it handles every
 // input, and fastNormalize is held to it by FuzzFastNormalize.
