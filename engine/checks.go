@@ -13,10 +13,11 @@ import (
 // records to prove it) — skip the generic validator; anything they reject is
 // validated by the schema itself, which reports the precise error.
 //
-// Kept because a benchmark of the whole run shows it (with encode.go's
-// hand encoders) (2,000 wave files, 50,000 URLs; medians of three interleaved runs, issue 12): BenchmarkRunOffline 0.89 s → 1.16 s
-// without them, BenchmarkToolChainOffline 1.95 s → 2.35 s. A schema change
-// these checks do not follow fails checks_test.go.
+// Kept because a benchmark of the whole run shows it (with encode.go's hand
+// encoders) (2,000 wave files, 50,000 URLs; medians of three interleaved runs,
+// issue 12): BenchmarkRunOffline 0.89 s → 1.16 s without them,
+// BenchmarkToolChainOffline 1.95 s → 2.35 s. A schema change these checks do
+// not follow fails checks_test.go.
 
 // schemaOK mirrors citation.v1.
 func (c *Citation) schemaOK() bool {

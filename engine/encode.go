@@ -11,10 +11,11 @@ import (
 // same values (encode_test.go compares them), without encoding/json's
 // intermediate buffers, which dominated a large run's allocations.
 //
-// Kept because a benchmark of the whole run shows it (together with the
-// typed checks of checks.go, which decide when these encoders may be used)
-// (2,000 wave files, 50,000 URLs; medians of three interleaved runs, issue 12): BenchmarkRunOffline 0.89 s → 1.16 s and 3.3 M → 6.4 M
-// allocations without them; BenchmarkToolChainOffline 1.95 s → 2.35 s.
+// Kept because a benchmark of the whole run shows it (together with the typed
+// checks of checks.go, which decide when these encoders may be used) (2,000
+// wave files, 50,000 URLs; medians of three interleaved runs, issue 12):
+// BenchmarkRunOffline 0.89 s → 1.16 s and 3.3 M → 6.4 M allocations without
+// them; BenchmarkToolChainOffline 1.95 s → 2.35 s.
 
 func appendField(dst []byte, indent, key string, first bool) []byte {
 	if !first {

@@ -119,25 +119,12 @@ func slowURLCost(raw string) int {
 // percent-encode, map or reject. FuzzFastCanonical holds it to the parser.
 //
 // Kept because a benchmark of the whole run shows it (with fastNormalize)
-// (2,000 wave files, 50,000 URLs; medians of three interleaved runs, issue 12): BenchmarkRunOffline 0.89 s → 0.97 s and
-// BenchmarkToolChainOffline 1.95 s → 2.25 s without the two fast paths.
+// (2,000 wave files, 50,000 URLs; medians of three interleaved runs, issue
+// 12): BenchmarkRunOffline 0.89 s → 0.97 s and BenchmarkToolChainOffline 1.95
+// s → 2.25 s without the two fast paths.
 func fastCanonical(raw string) (href string, ok bool) {
-	var scheme string
-	switch {
-	case hasPrefixFold(raw, "https://"):
-		scheme = "https://"
-	case hasPrefixFold(raw, "http://"):
-		scheme = "http://"
-	default:
-		return "", false
-	}
-	rest := raw[len(scheme):]
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	host, tail := rest[:end], rest[end:]
-	if !fastHost(host) || !fastTail(tail) {
+	scheme, _, host, tail, ok := fastSplit(raw)
+	if !ok || !fastHost(host) || !fastTail(tail) {
 		return "", false
 	}
 	if !strings.HasPrefix(tail, "/") {
@@ -223,6 +210,26 @@ func fastTail(tail string) bool {
 	return true
 }
 
+// fastSplit splits an http(s) URL for the fast paths: the scheme as
+// written in lower case with "://", its default port, the authority, and
+// the rest from the first "/", "?" or "#". ok is false for other schemes.
+func fastSplit(raw string) (scheme, defaultPort, host, tail string, ok bool) {
+	switch {
+	case hasPrefixFold(raw, "https://"):
+		scheme, defaultPort = "https://", "443"
+	case hasPrefixFold(raw, "http://"):
+		scheme, defaultPort = "http://", "80"
+	default:
+		return "", "", "", "", false
+	}
+	rest := raw[len(scheme):]
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	return scheme, defaultPort, rest[:end], rest[end:], true
+}
+
 var fastTailChar = func() (t [256]bool) {
 	for _, c := range []byte("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&()*+,;=:@/%") {
 		t[c] = true
@@ -280,21 +287,10 @@ func trimOneSlash(path string) string {
 // added (none of them makes or breaks a %xx triplet, since an escape
 // starts with '%' and escapes only non-hex characters).
 func fastNormalize(raw string) (n string, ok bool) {
-	var scheme, defaultPort string
-	switch {
-	case hasPrefixFold(raw, "https://"):
-		scheme, defaultPort = "https://", "443"
-	case hasPrefixFold(raw, "http://"):
-		scheme, defaultPort = "http://", "80"
-	default:
+	scheme, defaultPort, host, tail, ok := fastSplit(raw)
+	if !ok {
 		return "", false
 	}
-	rest := raw[len(scheme):]
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	host, tail := rest[:end], rest[end:]
 	host, port, hasPort := strings.Cut(host, ":")
 	if hasPort {
 		if port, ok = fastPort(port, defaultPort); !ok {

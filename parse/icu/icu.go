@@ -45,11 +45,11 @@ func init() {
 	}
 }
 
-// The ASCII fast path (fastEligible, fastKey, fastCompare) is kept because
-// a benchmark of the whole run shows it (2,000 wave files, 50,000 URLs; medians of three interleaved runs, issue 12):
-// BenchmarkRunOffline 0.89 s → 1.42 s and twice the allocated bytes without
-// it, BenchmarkToolChainOffline 1.95 s → 2.58 s. TestFastPathAgreesWithCollator
-// holds it to x/text/collate.
+// The ASCII fast path (fastEligible, fastKey, fastCompare) is kept because a
+// benchmark of the whole run shows it (2,000 wave files, 50,000 URLs; medians
+// of three interleaved runs, issue 12): BenchmarkRunOffline 0.89 s → 1.42 s
+// and twice the allocated bytes without it, BenchmarkToolChainOffline 1.95 s →
+// 2.58 s. TestFastPathAgreesWithCollator holds it to x/text/collate.
 
 // fastEligible reports whether s is printable ASCII (space to tilde).
 func fastEligible(s string) bool {
