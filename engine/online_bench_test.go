@@ -252,3 +252,62 @@ func (p *inflightProbe) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	p.step(now, r.Host, -1)
 	p.mu.Unlock()
 }
+
+// BenchmarkOnlineDefaults is issue 13's online benchmark: the issue-4
+// workload (2,000 URLs over 200 hosts, 100 ms per answer, plus one site
+// probe per host) at citegate's default limits — Network{} as `citegate
+// run` uses it, nothing tuned. It reports the wall time, its ratio to the
+// ideal schedule for those limits, and the most requests any host was
+// answering at once (the server's count), and fails if that ever exceeds
+// DefaultPerHost.
+//
+// The ideal: every request costs the latency L and local work nothing.
+// The 2,200 requests (URLs and probes) need at least ceil(2200/G) rounds
+// under the global limit G; a host's first Articles+1 requests start at
+// least DefaultHostInterval apart, so its last ends no sooner than
+// Articles × interval + L. ideal = max(ceil(2200/G)·L, A·I + L).
+//
+//	go test -run '^$' -bench 'BenchmarkOnlineDefaults$' -benchtime 3x ./engine/
+func BenchmarkOnlineDefaults(b *testing.B) {
+	s := scenario.Issue4
+	w, err := simweb.Start(simweb.Options{Latency: s.Latency})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	s.AddHosts(w)
+	manifest, err := s.WriteRun(b.TempDir(), s.SimwebLinks(w))
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := &Engine{Now: time.Now, GuardOptions: w.GuardOptions()}
+	n := e.Net.withDefaults()
+	requests := s.URLs() + s.Hosts
+	ideal := max(time.Duration((requests+n.Concurrency-1)/n.Concurrency)*s.Latency,
+		time.Duration(s.Articles)*n.HostInterval+s.Latency)
+	var total time.Duration
+	runs, peak := 0, 0
+	for b.Loop() {
+		w.Reset()
+		start := time.Now()
+		sum, err := e.Run(context.Background(), RunArgs{ManifestPath: manifest}, nil)
+		total += time.Since(start)
+		runs++
+		if err != nil {
+			b.Fatal(err)
+		}
+		if sum.Counts.Valid != s.URLs() {
+			b.Fatalf("counts %+v; want %d valid", sum.Counts, s.URLs())
+		}
+		for k := range s.Hosts {
+			peak = max(peak, w.PeakInFlight(s.Host(k)))
+		}
+		if peak > n.PerHost {
+			b.Fatalf("a host answered %d requests at once; the per-host limit is %d", peak, n.PerHost)
+		}
+	}
+	wall := total / time.Duration(runs)
+	b.ReportMetric(wall.Seconds(), "wall-s")
+	b.ReportMetric(float64(wall)/float64(ideal), "ratio-to-ideal")
+	b.ReportMetric(float64(peak), "peak-per-host")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/citegate/citegate/netguard"
 )
@@ -11,9 +12,11 @@ import (
 // acceptDirect is what the direct rung asks a site for.
 const acceptDirect = "text/html,application/xhtml+xml,application/pdf;q=0.9,*/*;q=0.8"
 
-// fetch does one direct request to url under the host gate (hosts.go).
-// With headFirst (the basic tier) it goes through headThenGet; head reports
-// that the response is a HEAD response.
+// fetch does one direct request to url under the host gate (hosts.go),
+// and tells the gate how the host answered: a request to slow down
+// (slowSignal) or an ordinary answer. With headFirst (the basic tier) it
+// goes through headThenGet; head reports that the response is a HEAD
+// response.
 func (l *Ladder) fetch(ctx context.Context, host, url string, headFirst bool) (resp *netguard.Response, head bool, err error) {
 	release, err := l.gate.acquire(ctx, host)
 	if err != nil {
@@ -21,7 +24,15 @@ func (l *Ladder) fetch(ctx context.Context, host, url string, headFirst bool) (r
 	}
 	defer release()
 	do := func(method string) (*netguard.Response, error) {
-		return l.cfg.Guard.Fetch(ctx, netguard.Request{Method: method, URL: url, Header: http.Header{"Accept": {acceptDirect}}})
+		r, err := l.cfg.Guard.Fetch(ctx, netguard.Request{Method: method, URL: url, Header: http.Header{"Accept": {acceptDirect}}})
+		if r != nil {
+			if until, slow := slowSignal(r.StatusCode, r.RetryAfter, r.Header, time.Now(), l.cfg.MaxRetryWait); slow {
+				l.gate.slowDown(host, until)
+			} else {
+				l.gate.answered(host)
+			}
+		}
+		return r, err
 	}
 	if headFirst {
 		return headThenGet(do)

@@ -71,6 +71,8 @@ type Web struct {
 	synthetic map[string]int // host -> number of /a/{i} pages
 	counts    map[string]int
 	probes    map[string]int // requests for a citegate site probe, by host
+	inFlight  map[string]int // requests being answered now, by host
+	peak      map[string]int // the most inFlight ever reached, by host
 	targets   []string
 	closeOnce sync.Once
 }
@@ -92,6 +94,8 @@ func Start(opts Options) (*Web, error) {
 		synthetic: map[string]int{},
 		counts:    map[string]int{},
 		probes:    map[string]int{},
+		inFlight:  map[string]int{},
+		peak:      map[string]int{},
 	}
 	w.scripted, w.remotes = w.script()
 	w.srv = &http.Server{
@@ -213,6 +217,15 @@ func (w *Web) TotalProbes() int {
 	return n
 }
 
+// PeakInFlight is the most requests host was answering at once since
+// Start or the last Reset, site probes included: the server's own count of
+// a client's per-host concurrency.
+func (w *Web) PeakInFlight(host string) int {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.peak[normHost(host)]
+}
+
 // Reset zeroes every request counter and forgets the provider targets.
 // Scenario state hangs on the counters, so the rate-limited and flaky
 // hosts fail their first request again after a Reset.
@@ -221,6 +234,7 @@ func (w *Web) Reset() {
 	defer w.mu.Unlock()
 	clear(w.counts)
 	clear(w.probes)
+	clear(w.peak)
 	w.targets = nil
 }
 
@@ -277,9 +291,16 @@ func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		w.counts[host]++
 		n = w.counts[host]
 	}
+	w.inFlight[host]++
+	w.peak[host] = max(w.peak[host], w.inFlight[host])
 	pages, synthetic := w.synthetic[host]
 	w.mu.Unlock()
 	defer w.active.Done()
+	defer func() {
+		w.mu.Lock()
+		w.inFlight[host]--
+		w.mu.Unlock()
+	}()
 
 	if !w.sleep(r, w.opts.Latency) {
 		return
