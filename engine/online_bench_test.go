@@ -11,6 +11,7 @@ import (
 
 	"github.com/citegate/citegate/engine/internal/onlinebench/scenario"
 	"github.com/citegate/citegate/engine/simweb"
+	"github.com/citegate/citegate/netguard"
 )
 
 // BenchmarkOnlineSimulatedWeb is issue 4's online performance benchmark:
@@ -268,9 +269,22 @@ func (p *inflightProbe) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 // Articles × interval + L. ideal = max(ceil(2200/G)·L, A·I + L).
 //
 //	go test -run '^$' -bench 'BenchmarkOnlineDefaults$' -benchtime 3x ./engine/
-func BenchmarkOnlineDefaults(b *testing.B) {
+func BenchmarkOnlineDefaults(b *testing.B) { benchDefaults(b, false, true) }
+
+// BenchmarkOnlineDefaultsTLS is BenchmarkOnlineDefaults over https (the
+// simulated web's test CA), with kept-alive connections reused (reuse) and
+// with a fresh connection, and so a TLS handshake, for every request
+// (noreuse; netguard.NoConnReuse).
+//
+//	go test -run '^$' -bench 'BenchmarkOnlineDefaultsTLS' -benchtime 3x ./engine/
+func BenchmarkOnlineDefaultsTLS(b *testing.B) {
+	b.Run("reuse", func(b *testing.B) { benchDefaults(b, true, true) })
+	b.Run("noreuse", func(b *testing.B) { benchDefaults(b, true, false) })
+}
+
+func benchDefaults(b *testing.B, overTLS, reuse bool) {
 	s := scenario.Issue4
-	w, err := simweb.Start(simweb.Options{Latency: s.Latency})
+	w, err := simweb.Start(simweb.Options{Latency: s.Latency, TLS: overTLS})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -280,7 +294,11 @@ func BenchmarkOnlineDefaults(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := &Engine{Now: time.Now, GuardOptions: w.GuardOptions()}
+	opts := w.GuardOptions()
+	if !reuse {
+		opts = append(opts, netguard.NoConnReuse())
+	}
+	e := &Engine{Now: time.Now, GuardOptions: opts}
 	n := e.Net.withDefaults()
 	requests := s.URLs() + s.Hosts
 	ideal := max(time.Duration((requests+n.Concurrency-1)/n.Concurrency)*s.Latency,

@@ -154,8 +154,11 @@ func okServer(t *testing.T) (*httptest.Server, int) {
 
 // ssrf.md §2 #80: the name is resolved once per connection and the raw
 // dialer only ever sees the checked literal, so nothing can rebind between
-// check and connect; the next lookup is checked afresh. 127.0.0.1, admitted
-// by the test's allow rule, plays the public address.
+// check and connect. A kept-alive connection is reused for the same host
+// (issue 13): it still leads to the address checked when it was dialled,
+// and the rebound answer is never dialled. The next connection's lookup is
+// checked afresh. 127.0.0.1, admitted by the test's allow rule, plays the
+// public address.
 func TestRebinding(t *testing.T) {
 	_, port := okServer(t)
 	r := newRig(t, port)
@@ -177,12 +180,42 @@ func TestRebinding(t *testing.T) {
 	if n := r.res.count("rebind.example.com"); n != 1 {
 		t.Errorf("%d lookups for one hop, want 1", n)
 	}
+	// The second request rides the checked connection: no lookup, no dial.
+	resp, err = r.g.Fetch(context.Background(), Request{URL: u})
+	if err != nil || string(resp.Body) != "ok" {
+		t.Fatalf("second fetch on the kept-alive connection = %v, %v", resp, err)
+	}
+	if n := r.res.count("rebind.example.com"); n != 1 {
+		t.Errorf("%d lookups after a reused connection, want still 1", n)
+	}
+	// A new connection resolves again and sees the rebound answer.
+	r.g.CloseIdleConnections()
 	_, err = r.g.Fetch(context.Background(), Request{URL: u})
 	if !errors.Is(err, ErrBlockedAddress) {
 		t.Fatalf("after rebinding: %v, want ErrBlockedAddress", err)
 	}
 	if got := r.dial.dials(); len(got) != 1 {
 		t.Errorf("dials = %v; the rebound address must not be dialled", got)
+	}
+}
+
+// With NoConnReuse every request resolves and dials afresh (the behaviour
+// before issue 13, kept for benchmarks).
+func TestNoConnReuseDialsEveryRequest(t *testing.T) {
+	_, port := okServer(t)
+	r := newRig(t, port, NoConnReuse())
+	r.res.set("fresh.example.com", "127.0.0.1")
+	u := "http://fresh.example.com:" + strconv.Itoa(port) + "/x"
+	for range 3 {
+		if resp, err := r.g.Fetch(context.Background(), Request{URL: u}); err != nil || string(resp.Body) != "ok" {
+			t.Fatalf("Fetch = %v, %v", resp, err)
+		}
+	}
+	if got := r.dial.dials(); len(got) != 3 {
+		t.Errorf("dials = %v, want one per request", got)
+	}
+	if n := r.res.count("fresh.example.com"); n != 3 {
+		t.Errorf("%d lookups, want one per request", n)
 	}
 }
 

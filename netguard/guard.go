@@ -34,9 +34,12 @@ type Guard struct {
 	// is the only way to reach a TLS success path without the internet.
 	rootCAs *x509.CertPool
 
-	// fetch is Fetch's transport: HTTP/1.1 without keep-alives, so every
-	// hop resolves, classifies and dials afresh (see newTransport).
+	// fetch is Fetch's transport: HTTP/1.1; kept-alive connections are
+	// reused for the same host only, and every new connection is resolved,
+	// classified and dialled afresh (see newTransport).
 	fetch *http.Transport
+	// noReuse turns connection reuse off (NoConnReuse).
+	noReuse bool
 }
 
 // Option configures a Guard in New.

@@ -21,13 +21,27 @@ func (g *Guard) Transport() *http.Transport {
 }
 
 // newTransport builds Transport's configuration. Fetch uses it with api
-// false, which turns off keep-alives (so every hop resolves, classifies and
-// dials afresh, a name is never trusted past one request, a hostile server
-// cannot park idle connections in the pool, and a redirect body can be
-// abandoned by closing the connection instead of draining it) and HTTP/2
-// (whose multiplexing buys nothing on single-use connections, whose framing
-// is more attack surface, and whose header-cap failures Go reports as a bare
-// COMPRESSION_ERROR, indistinguishable from corrupt data).
+// false, which keeps HTTP/2 off (its framing is more attack surface, and Go
+// reports its header-cap failures as a bare COMPRESSION_ERROR,
+// indistinguishable from corrupt data) and reuses kept-alive HTTP/1.1
+// connections (issue 13), which saves a dial — and on the real web a TLS
+// handshake — per URL of a site. Reuse keeps the guard's promises:
+//
+//   - a connection is only reused for the same scheme, host and port (the
+//     transport's pool key), so it always leads to an address that was
+//     checked when that host was dialled, and a redirect to another host
+//     dials, and is checked, afresh;
+//   - every new connection goes through DialContext: resolved, classified,
+//     checked again at connect time;
+//   - a response whose body is not read to the end (a redirect, a body over
+//     the cap, a deadline) is closed, not drained, and its connection is
+//     not reused;
+//   - the idle pool is bounded (idlePerHost per host, idleConns in all)
+//     and idle connections close after idleTimeout, so a hostile server
+//     cannot park connections.
+//
+// NoConnReuse turns reuse off (one fresh connection per request, as before
+// issue 13), for measurement.
 func (g *Guard) newTransport(api bool) *http.Transport {
 	var protocols http.Protocols
 	protocols.SetHTTP1(true)
@@ -44,9 +58,47 @@ func (g *Guard) newTransport(api bool) *http.Transport {
 		ResponseHeaderTimeout:  g.limits.HopTimeout,
 		ExpectContinueTimeout:  time.Second,
 		MaxResponseHeaderBytes: g.limits.MaxHeaderBytes,
-		DisableKeepAlives:      !api,
-		MaxIdleConns:           16,
-		MaxIdleConnsPerHost:    2,
-		IdleConnTimeout:        30 * time.Second,
+		DisableKeepAlives:      !api && g.noReuse,
+		MaxIdleConns:           idleConns(api),
+		MaxIdleConnsPerHost:    idlePerHost(api),
+		IdleConnTimeout:        idleTimeout(api),
 	}
 }
+
+// Fetch's idle pool: enough for the ladder's default per-host limit and
+// global concurrency, kept briefly.
+const (
+	fetchIdlePerHost = 10
+	fetchIdleConns   = 128
+	fetchIdleTimeout = 10 * time.Second
+)
+
+func idlePerHost(api bool) int {
+	if api {
+		return 2
+	}
+	return fetchIdlePerHost
+}
+
+func idleConns(api bool) int {
+	if api {
+		return 16
+	}
+	return fetchIdleConns
+}
+
+func idleTimeout(api bool) time.Duration {
+	if api {
+		return 30 * time.Second
+	}
+	return fetchIdleTimeout
+}
+
+// NoConnReuse makes Fetch open a fresh connection for every request (no
+// keep-alive): the behaviour before issue 13, kept for benchmarks that
+// compare the two.
+func NoConnReuse() Option { return func(g *Guard) { g.noReuse = true } }
+
+// CloseIdleConnections closes Fetch's kept-alive connections; the next
+// request to any host resolves, checks and dials afresh.
+func (g *Guard) CloseIdleConnections() { g.fetch.CloseIdleConnections() }

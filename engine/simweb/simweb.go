@@ -18,6 +18,7 @@
 package simweb
 
 import (
+	"crypto/tls"
 	"fmt"
 	"net"
 	"net/http"
@@ -51,6 +52,10 @@ type Options struct {
 	// fake Apify API accepts. An empty credential makes that fake refuse
 	// every request with 401.
 	BrightDataKey, BrightDataZone, ApifyToken string
+	// TLS serves the web over https with certificates from a test CA that
+	// GuardOptions makes the guard trust (the benchmarks' TLS variant, so
+	// a handshake per connection shows).
+	TLS bool
 }
 
 // Web is a running simulated web: one loopback HTTP server routing by Host
@@ -59,6 +64,7 @@ type Web struct {
 	opts   Options
 	port   int
 	srv    *http.Server
+	ca     *testCA       // set when Options.TLS
 	served chan struct{} // closed when Serve returns
 	done   chan struct{} // closed by Close; wakes sleeping handlers
 
@@ -102,6 +108,14 @@ func Start(opts Options) (*Web, error) {
 		Handler:           w,
 		ReadHeaderTimeout: 10 * time.Second,
 	}
+	if opts.TLS {
+		if w.ca, err = newTestCA(); err != nil {
+			_ = ln.Close()
+			return nil, fmt.Errorf("simweb: test CA: %w", err)
+		}
+		w.srv.TLSConfig = &tls.Config{GetCertificate: w.ca.certificate, MinVersion: tls.VersionTLS12}
+		ln = tls.NewListener(ln, w.srv.TLSConfig)
+	}
 	go func() {
 		defer close(w.served)
 		_ = w.srv.Serve(ln) // returns http.ErrServerClosed after Close
@@ -126,13 +140,14 @@ func (w *Web) Close() {
 // Port is the server's TCP port on 127.0.0.1.
 func (w *Web) Port() int { return w.port }
 
-// URL returns http://<host>:<port><path> for a simulated host. path may
+// URL returns http://<host>:<port><path> (https:// with Options.TLS) for a
+// simulated host. path may
 // carry a query; a missing leading "/" is added. Nothing is escaped.
 func (w *Web) URL(host, path string) string {
 	if !strings.HasPrefix(path, "/") {
 		path = "/" + path
 	}
-	return "http://" + host + ":" + strconv.Itoa(w.port) + path
+	return w.base(host) + path
 }
 
 // BrightDataBaseURL is the base URL of the fake Bright Data API; POST
@@ -153,7 +168,11 @@ func (w *Web) LoopbackBaseURL() string { return w.base(loopback.String()) }
 
 // base is http://host:port, without a trailing slash.
 func (w *Web) base(host string) string {
-	return "http://" + host + ":" + strconv.Itoa(w.port)
+	scheme := "http://"
+	if w.ca != nil {
+		scheme = "https://"
+	}
+	return scheme + host + ":" + strconv.Itoa(w.port)
 }
 
 // Hosts lists every simulated host name, scripted, synthetic and the two
@@ -185,6 +204,9 @@ func (w *Web) GuardOptions() []netguard.Option {
 		netguard.AllowPorts(w.port))
 	for _, h := range hosts {
 		opts = append(opts, netguard.Pin(h, w.port, loopback))
+	}
+	if w.ca != nil {
+		opts = append(opts, netguard.WithRootCAs(w.ca.pool))
 	}
 	return opts
 }

@@ -744,3 +744,29 @@ func TestCloseInterruptsAndLeaksNothing(t *testing.T) {
 		t.Errorf("goroutines: %d before Start, %d after Close\n%s", before, n, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+// With Options.TLS the web answers over https with a certificate for the
+// asked name from its own CA, which GuardOptions makes the guard trust; a
+// guard without it refuses the certificate.
+func TestTLSWeb(t *testing.T) {
+	w, err := Start(Options{TLS: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.AddHost("tls.bench.sim", 1)
+	u := w.URL("tls.bench.sim", "/a/0")
+	if !strings.HasPrefix(u, "https://") {
+		t.Fatalf("URL = %s, want https", u)
+	}
+	g := netguard.New(w.GuardOptions()...)
+	resp, err := g.Fetch(context.Background(), netguard.Request{URL: u})
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("Fetch over TLS = %v, %v", resp, err)
+	}
+	opts := w.GuardOptions()
+	untrusting := netguard.New(opts[:len(opts)-1]...) // without WithRootCAs
+	if _, err := untrusting.Fetch(context.Background(), netguard.Request{URL: u}); !errors.Is(err, netguard.ErrTLS) {
+		t.Errorf("Fetch without the test CA = %v, want ErrTLS", err)
+	}
+}
