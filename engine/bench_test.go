@@ -77,7 +77,7 @@ func BenchmarkStageExtract(b *testing.B) {
 	e, run := benchRun(b)
 	b.ResetTimer()
 	for range b.N {
-		if _, err := e.extract(context.Background(), run, true, nil); err != nil {
+		if _, err := e.extract(context.Background(), run, true, nil, false); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -85,7 +85,7 @@ func BenchmarkStageExtract(b *testing.B) {
 
 func BenchmarkStageNormalize(b *testing.B) {
 	e, run := benchRun(b)
-	x, err := e.extract(context.Background(), run, true, nil)
+	x, err := e.extract(context.Background(), run, true, nil, false)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func BenchmarkStageNormalize(b *testing.B) {
 
 func BenchmarkStageCollationSort(b *testing.B) {
 	e, run := benchRun(b)
-	x, err := e.extract(context.Background(), run, true, nil)
+	x, err := e.extract(context.Background(), run, true, nil, false)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func BenchmarkStageWrite(b *testing.B) {
 		if err == nil && !d.IsDir() {
 			data, rerr := os.ReadFile(p)
 			if rerr == nil {
-				files = append(files, pendingWrite{p, "write", data})
+				files = append(files, pendingWrite{path: p, message: "write", data: data})
 			}
 		}
 		return nil

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bufio"
 	"strconv"
 
 	"github.com/citegate/citegate/engine/jsonx"
@@ -82,11 +83,15 @@ const (
 	in3 = "\n      "
 )
 
-// encodeItemsFile renders the shape found-by.json and url-map.json share,
-// {schema_version, run_id, items: [...]}, writing each item's fields with
-// field (perItem is a size hint).
-func encodeItemsFile(schemaVersion, runID string, n, perItem int, field func(dst []byte, i int) []byte) []byte {
-	dst := make([]byte, 0, 64+n*perItem)
+// spillAt is how many encoded bytes the streaming encoders gather before
+// handing them to the (buffered) file.
+const spillAt = 32 << 10
+
+// writeItemsFile streams the shape found-by.json and url-map.json share,
+// {schema_version, run_id, items: [...]}, encoding each item's fields with
+// field into a reused buffer.
+func writeItemsFile(w *bufio.Writer, schemaVersion, runID string, n int, field func(dst []byte, i int) []byte) error {
+	dst := make([]byte, 0, spillAt+4096)
 	dst = append(dst, '{')
 	dst = appendStringField(dst, in1, "schema_version", schemaVersion, true)
 	dst = appendStringField(dst, in1, "run_id", runID, false)
@@ -98,16 +103,21 @@ func encodeItemsFile(schemaVersion, runID string, n, perItem int, field func(dst
 		dst = append(dst, "\n    {"...)
 		dst = field(dst, i)
 		dst = append(dst, "\n    }"...)
+		if len(dst) >= spillAt {
+			_, _ = w.Write(dst) // sticky: the commit's Flush reports it
+			dst = dst[:0]
+		}
 	}
 	if n > 0 {
 		dst = append(dst, in1...)
 	}
-	return append(dst, "]\n}\n"...)
+	_, err := w.Write(append(dst, "]\n}\n"...))
+	return err
 }
 
-// encodeFile renders found-by.json.
-func (d *FoundByDoc) encodeFile() []byte {
-	return encodeItemsFile(d.SchemaVersion, d.RunID, len(d.Items), 320, func(dst []byte, i int) []byte {
+// writeFile streams found-by.json.
+func (d *FoundByDoc) writeFile(w *bufio.Writer) error {
+	return writeItemsFile(w, d.SchemaVersion, d.RunID, len(d.Items), func(dst []byte, i int) []byte {
 		it := &d.Items[i]
 		dst = appendStringField(dst, in3, "url_original", it.URLOriginal, true)
 		dst = appendStringField(dst, in3, "wave", it.Wave, false)
@@ -121,9 +131,9 @@ func (d *FoundByDoc) encodeFile() []byte {
 	})
 }
 
-// encodeFile renders url-map.json.
-func (d *URLMapDoc) encodeFile() []byte {
-	return encodeItemsFile(d.SchemaVersion, d.RunID, len(d.Items), 220, func(dst []byte, i int) []byte {
+// writeFile streams url-map.json.
+func (d *URLMapDoc) writeFile(w *bufio.Writer) error {
+	return writeItemsFile(w, d.SchemaVersion, d.RunID, len(d.Items), func(dst []byte, i int) []byte {
 		it := &d.Items[i]
 		dst = appendStringField(dst, in3, "url_original", it.URLOriginal, true)
 		dst = appendStringField(dst, in3, "normalized_url", it.NormalizedURL, false)

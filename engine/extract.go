@@ -98,15 +98,16 @@ type extractDigest struct {
 type extraction struct {
 	totalFound int
 	unique     []string // distinct url_original, ICU-sorted
-	// raw maps each url_original to the URL as first written (in memory only).
+	// raw maps each url_original to the URL as first written, when that
+	// differs (a secret was redacted); in memory only.
 	raw     map[string]string
 	foundBy FoundByDoc
 	digest  string
 	// warnings name the wave directory entries that were skipped.
 	warnings []string
-	// scanned is what each wave file gave, with the link texts (see
-	// linkTexts).
-	scanned []scannedFile
+	// texts are the provenance items' link texts, indexed only when the
+	// live ladder will need them (extract's withTexts).
+	texts linkTexts
 }
 
 // scannedFile is one wave file's provenance items and, beside each, the
@@ -121,18 +122,6 @@ type scannedFile struct {
 // linkTexts maps a provenance item, as found-by.json identifies it, to the
 // markdown text of its link.
 type linkTexts map[linkTextKey]string
-
-// linkTexts indexes the provenance items' link texts. Only the live ladder
-// needs them, so a run builds the index only then.
-func (x *extraction) linkTexts() linkTexts {
-	t := make(linkTexts, len(x.foundBy.Items))
-	for _, f := range x.scanned {
-		for i, it := range f.items {
-			t.add(it, f.texts[i])
-		}
-	}
-	return t
-}
 
 type linkTextKey struct{ artifactPath, urlOriginal, sourceLine string }
 
@@ -177,7 +166,11 @@ type waveFile struct {
 
 // extract scans the wave directories and collects Sources URLs (seed 003),
 // and those of the sections titled as titles says (see sourceTitles).
-func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, titles []string) (*extraction, error) {
+//
+// withTexts indexes the links' texts (extraction.texts), which only the live
+// ladder needs. The per-file results are merged and dropped: a large run
+// must not hold its provenance twice.
+func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, titles []string, withTexts bool) (*extraction, error) {
 	paths := run.Manifest.Artifacts.Paths
 	w1, werr := run.waveDir("wave1_dir", paths.Wave1Dir, "wave-1")
 	if werr != nil {
@@ -213,19 +206,28 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 		return nil, err
 	}
 
-	x := &extraction{raw: map[string]string{}, warnings: w.warnings, scanned: perFile}
+	x := &extraction{raw: map[string]string{}, warnings: w.warnings}
+	if withTexts {
+		x.texts = linkTexts{}
+	}
 	seen := map[string]int{} // url → provenance items kept
 	var items []FoundByItem
-	for _, found := range perFile {
+	for fi, found := range perFile {
 		if err := ctx.Err(); err != nil {
 			return nil, cancelled()
 		}
-		for _, it := range found.items {
+		perFile[fi] = scannedFile{}
+		for i, it := range found.items {
 			x.totalFound++
+			if withTexts {
+				x.texts.add(it, found.texts[i])
+			}
 			n, ok := seen[it.URLOriginal]
 			if !ok {
 				x.unique = append(x.unique, it.URLOriginal)
-				x.raw[it.URLOriginal] = it.raw
+				if it.raw != it.URLOriginal {
+					x.raw[it.URLOriginal] = it.raw
+				}
 			}
 			if n < maxProvenance {
 				items = append(items, it)
@@ -527,7 +529,7 @@ func (e *Engine) Extract(ctx context.Context, a ExtractArgs) (*ExtractResult, er
 		return nil, err
 	}
 
-	x, err := e.extract(ctx, run, includeWave2, titles)
+	x, err := e.extract(ctx, run, includeWave2, titles, false)
 	if err != nil {
 		return nil, err
 	}

@@ -260,7 +260,7 @@ func TestLinkTextPerLink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := newEngine().extract(bg, run, true, nil)
+	x, err := newEngine().extract(bg, run, true, nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestLinkTextPerLink(t *testing.T) {
 		name string
 		lc   liveContext
 	}{
-		{"run", liveContext{originals: x.raw, texts: x.linkTexts()}},
+		{"run", liveContext{originals: x.raw, texts: x.texts}},
 		{"validate", liveContext{originals: recovered, texts: recoveredTexts}},
 		{"source line only", liveContext{}},
 	} {

@@ -120,7 +120,7 @@ func (e *Engine) writeGate(ctx context.Context, run *Run, id string, p GatePatch
 	if err != nil {
 		return "", 0, 0, err
 	}
-	if err := e.commit(ctx, run, []pendingWrite{{path, "cannot write gates.json", data}}, nil); err != nil {
+	if err := e.commit(ctx, run, []pendingWrite{{path: path, message: "cannot write gates.json", data: data}}, nil); err != nil {
 		return "", 0, 0, err
 	}
 	return path, prev, doc.Revision, nil

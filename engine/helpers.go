@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bufio"
 	"path/filepath"
 	"strings"
 )
@@ -10,17 +11,14 @@ import (
 
 // lines joins text-list entries the reference's way: "\n" after each, and an
 // empty file for an empty list.
-func lines(items []string) []byte {
-	n := 0
-	for _, s := range items {
-		n += len(s) + 1
+func writeLines(items []string) func(w *bufio.Writer) error {
+	return func(w *bufio.Writer) error {
+		for _, s := range items {
+			_, _ = w.WriteString(s) // sticky: the commit's Flush reports it
+			_ = w.WriteByte('\n')
+		}
+		return nil
 	}
-	b := make([]byte, 0, n)
-	for _, s := range items {
-		b = append(b, s...)
-		b = append(b, '\n')
-	}
-	return b
 }
 
 // splitLines splits on \n or \r\n, trims, and drops empty lines.

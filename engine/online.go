@@ -146,9 +146,10 @@ func (e *Engine) renderOnlineArtifacts(run *Run, in *validateInputs, v *validati
 // pending lists the side artifacts to write.
 func (f *onlineFiles) pending() []pendingWrite {
 	const msg = "cannot persist online citation artifacts"
-	ws := []pendingWrite{{f.capturePath, msg, f.capture}, {f.latestPath, msg, f.latest}, {f.blockedPath, msg, f.blocked}}
+	ws := []pendingWrite{{path: f.capturePath, message: msg, data: f.capture}, {path: f.latestPath, message: msg, data: f.latest},
+		{path: f.blockedPath, message: msg, data: f.blocked}}
 	if f.queue != nil {
-		ws = append(ws, pendingWrite{f.queuePath, msg, f.queue})
+		ws = append(ws, pendingWrite{path: f.queuePath, message: msg, data: f.queue})
 	}
 	return ws
 }
@@ -173,12 +174,6 @@ func (f *onlineFiles) fill(res *ValidateResult) {
 
 // marshalChecked encodes an artifact file and validates it before it is written.
 func marshalChecked(name schema.Name, v any, path string) ([]byte, error) {
-	if c, ok := v.(interface {
-		schemaOK() bool
-		encodeFile() []byte
-	}); ok && c.schemaOK() {
-		return c.encodeFile(), nil
-	}
 	data, err := jsonx.MarshalFile(v)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"errors"
@@ -129,7 +130,7 @@ type pipeline struct {
 	nz       *normalization
 	v        *validation
 	g        *GateCResult
-	md       []byte
+	md       func(w *bufio.Writer) error
 	mdDigest string
 	verified *verify.Result
 	verifyJS []byte
@@ -200,7 +201,8 @@ func (e *Engine) stages(ctx context.Context, p *pipeline, a RunArgs, em *emitter
 	if err != nil {
 		return err
 	}
-	if p.x, err = e.extract(ctx, run, a.IncludeWave2 == nil || *a.IncludeWave2, titles); err != nil {
+	live := in.cfg.mode == ModeOnline && !in.cfg.onlineDryRun
+	if p.x, err = e.extract(ctx, run, a.IncludeWave2 == nil || *a.IncludeWave2, titles, live); err != nil {
 		return err
 	}
 	for _, w := range p.x.warnings {
@@ -219,10 +221,7 @@ func (e *Engine) stages(ctx context.Context, p *pipeline, a RunArgs, em *emitter
 	if err := stage("validate"); err != nil {
 		return err
 	}
-	lc := liveContext{originals: p.x.raw, keep: p.keep}
-	if in.cfg.mode == ModeOnline && !in.cfg.onlineDryRun {
-		lc.texts = p.x.linkTexts()
-	}
+	lc := liveContext{originals: p.x.raw, keep: p.keep, texts: p.x.texts}
 	if p.v, err = e.validate(ctx, run, in.cfg, p.nz.urlMap.Items, in.offline, in.online, p.x.foundBy.Items, lc, em); err != nil {
 		return err
 	}
@@ -272,7 +271,7 @@ func (e *Engine) encode(ctx context.Context, p *pipeline) (*encoded, error) {
 	var (
 		out             encoded
 		writes, nzFiles []pendingWrite
-		citations       []byte
+		citations       func(w *bufio.Writer) error
 		gates           []byte
 	)
 	art := p.art
@@ -308,9 +307,9 @@ func (e *Engine) encode(ctx context.Context, p *pipeline) (*encoded, error) {
 		return nil, cancelled()
 	}
 	out.writes = append(append(writes, nzFiles...),
-		pendingWrite{art.Citations, "cannot write citations.jsonl", citations},
-		pendingWrite{art.Report, "cannot write validated-citations.md", p.md},
-		pendingWrite{art.Gates, "cannot write gates.json", gates})
+		pendingWrite{path: art.Citations, message: "cannot write citations.jsonl", stream: citations},
+		pendingWrite{path: art.Report, message: "cannot write validated-citations.md", stream: p.md},
+		pendingWrite{path: art.Gates, message: "cannot write gates.json", data: gates})
 	if out.online != nil {
 		// One commit for everything, so a failing side artifact cannot leave
 		// the main artifacts already replaced.
@@ -318,7 +317,7 @@ func (e *Engine) encode(ctx context.Context, p *pipeline) (*encoded, error) {
 		out.remove = out.online.removals()
 	}
 	if p.verifyJS != nil {
-		out.writes = append(out.writes, pendingWrite{verifyPath(art.Citations), "cannot write verify.json", p.verifyJS})
+		out.writes = append(out.writes, pendingWrite{path: verifyPath(art.Citations), message: "cannot write verify.json", data: p.verifyJS})
 	}
 	return &out, nil
 }

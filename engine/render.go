@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"fmt"
@@ -63,7 +64,7 @@ func synthesisLine(s Status) string {
 // render builds validated-citations.md from redacted records (buildRecord
 // and readCitations redact): the reference layout, plus a
 // caution marker for paywalled sources and a may/must-not-cite line.
-func render(runID string, records []Citation) ([]byte, string, error) {
+func render(runID string, records []Citation) (func(w *bufio.Writer) error, string, error) {
 	rs := make([]renderRecord, len(records))
 	for i, r := range records {
 		rs[i] = renderRecord{strings.TrimSpace(r.NormalizedURL), strings.TrimSpace(r.CID), strings.TrimSpace(r.URL),
@@ -72,8 +73,9 @@ func render(runID string, records []Citation) ([]byte, string, error) {
 	return renderRecords(runID, rs)
 }
 
-// renderRecords lays out the report from trimmed, redacted fields.
-func renderRecords(runID string, rs []renderRecord) ([]byte, string, error) {
+// renderRecords lays out the report from trimmed, redacted fields; the
+// report is streamed into its file, one section per record.
+func renderRecords(runID string, rs []renderRecord) (func(w *bufio.Writer) error, string, error) {
 	icu.SortBy(rs, func(r renderRecord) string { return r.NormalizedURL }, func(r renderRecord) string { return r.CID })
 	var c Counts
 	unknown := 0
@@ -83,33 +85,38 @@ func renderRecords(runID string, rs []renderRecord) ([]byte, string, error) {
 			unknown++
 		}
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Validated Citations\n\nRun ID: %s\nRendered: %d\n", runID, len(rs))
-	fmt.Fprintf(&b, "Synthesis may cite: %d (valid %d, paywalled %d with caution)\n", c.Valid+c.Paywalled, c.Valid, c.Paywalled)
-	if unknown == 0 {
-		fmt.Fprintf(&b, "Synthesis must not cite: %d (invalid %d, blocked %d, mismatch %d)\n\n", c.Invalid+c.Blocked+c.Mismatch, c.Invalid, c.Blocked, c.Mismatch)
-	} else {
-		// Hand-edited records (see looseRecord): the totals still add up.
-		fmt.Fprintf(&b, "Synthesis must not cite: %d (invalid %d, blocked %d, mismatch %d, unknown status %d)\n\n",
-			c.Invalid+c.Blocked+c.Mismatch+unknown, c.Invalid, c.Blocked, c.Mismatch, unknown)
-	}
-	for _, r := range rs {
-		status := cmp.Or(r.Status, "(missing-status)")
-		if Status(r.Status) == StatusPaywalled {
-			status += " — **caution**"
-		}
-		fmt.Fprintf(&b, "## %s\n- URL: %s\n- Status: %s\n", cmp.Or(r.CID, "(missing-cid)"), cmp.Or(r.URL, "(missing-url)"), status)
-		fmt.Fprintf(&b, "- Synthesis: %s\n", synthesisLine(Status(r.Status)))
-		if r.Title != "" {
-			fmt.Fprintf(&b, "- Title: %s\n", r.Title)
-		}
-		if r.Publisher != "" {
-			fmt.Fprintf(&b, "- Publisher: %s\n", r.Publisher)
-		}
-		b.WriteString("\n")
-	}
 	d, err := jsonx.Digest(renderDigest{Schema: "citations_render_md.inputs.v1", RunID: runID, Records: rs})
-	return []byte(b.String()), d, err
+	if err != nil {
+		return nil, "", err
+	}
+	return func(b *bufio.Writer) error {
+		// bufio's errors are sticky: the commit's Flush reports the first.
+		fmt.Fprintf(b, "# Validated Citations\n\nRun ID: %s\nRendered: %d\n", runID, len(rs))
+		fmt.Fprintf(b, "Synthesis may cite: %d (valid %d, paywalled %d with caution)\n", c.Valid+c.Paywalled, c.Valid, c.Paywalled)
+		if unknown == 0 {
+			fmt.Fprintf(b, "Synthesis must not cite: %d (invalid %d, blocked %d, mismatch %d)\n\n", c.Invalid+c.Blocked+c.Mismatch, c.Invalid, c.Blocked, c.Mismatch)
+		} else {
+			// Hand-edited records (see looseRecord): the totals still add up.
+			fmt.Fprintf(b, "Synthesis must not cite: %d (invalid %d, blocked %d, mismatch %d, unknown status %d)\n\n",
+				c.Invalid+c.Blocked+c.Mismatch+unknown, c.Invalid, c.Blocked, c.Mismatch, unknown)
+		}
+		for _, r := range rs {
+			status := cmp.Or(r.Status, "(missing-status)")
+			if Status(r.Status) == StatusPaywalled {
+				status += " — **caution**"
+			}
+			fmt.Fprintf(b, "## %s\n- URL: %s\n- Status: %s\n", cmp.Or(r.CID, "(missing-cid)"), cmp.Or(r.URL, "(missing-url)"), status)
+			fmt.Fprintf(b, "- Synthesis: %s\n", synthesisLine(Status(r.Status)))
+			if r.Title != "" {
+				fmt.Fprintf(b, "- Title: %s\n", r.Title)
+			}
+			if r.Publisher != "" {
+				fmt.Fprintf(b, "- Publisher: %s\n", r.Publisher)
+			}
+			b.WriteString("\n")
+		}
+		return nil
+	}, d, nil
 }
 
 // Render runs the render tool.
@@ -141,7 +148,7 @@ func (e *Engine) Render(ctx context.Context, a RenderArgs) (*RenderResult, error
 	if err != nil {
 		return nil, err
 	}
-	if err := e.commit(ctx, run, []pendingWrite{{outPath, "cannot write validated-citations.md", md}}, nil); err != nil {
+	if err := e.commit(ctx, run, []pendingWrite{{path: outPath, message: "cannot write validated-citations.md", stream: md}}, nil); err != nil {
 		return nil, err
 	}
 	res := &RenderResult{OK: true, OutputMDPath: outPath, Rendered: len(records), InputsDigest: digest, Warnings: warnings}

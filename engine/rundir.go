@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"errors"
@@ -94,23 +95,41 @@ func outputError(path string, err error) *Error {
 	return newError(CodeWriteFailed, "cannot write output artifacts", d)
 }
 
-// pendingWrite is one artifact rendered and checked, waiting to be written.
+// pendingWrite is one artifact rendered and checked, waiting to be written:
+// its bytes, or (stream) an encoder that writes them straight into the
+// staging file, for the artifacts with one entry per URL, which a large run
+// must not hold whole in memory. A stream only encodes values already
+// checked; its only errors are the file's.
 type pendingWrite struct {
 	path, message string
 	data          []byte
+	stream        func(w *bufio.Writer) error
 }
 
 // listAndDoc is the artifact pair extract and normalize write: a URL list
 // (one per line) and a JSON document checked against its schema.
 func listAndDoc(listPath string, list []string, docPath string, name schema.Name, doc any) ([]pendingWrite, error) {
-	data, err := marshalChecked(name, doc, docPath)
-	if err != nil {
-		return nil, err
+	const msg = "cannot write output artifacts"
+	w := pendingWrite{path: docPath, message: msg}
+	if c, ok := doc.(streamedDoc); ok && c.schemaOK() {
+		w.stream = c.writeFile
+	} else {
+		data, err := marshalChecked(name, doc, docPath)
+		if err != nil {
+			return nil, err
+		}
+		w.data = data
 	}
-	return []pendingWrite{
-		{listPath, "cannot write output artifacts", lines(list)},
-		{docPath, "cannot write output artifacts", data},
-	}, nil
+	return []pendingWrite{{path: listPath, message: msg, stream: writeLines(list)}, w}, nil
+}
+
+// streamedDoc is a document with a typed schema check (checks.go) and a
+// streaming encoder (encode.go): one that passes the check is streamed into
+// its file; one that does not is validated by the schema, which names the
+// error.
+type streamedDoc interface {
+	schemaOK() bool
+	writeFile(w *bufio.Writer) error
 }
 
 // commit writes a set of artifacts and removes the files in remove, all or
@@ -120,7 +139,7 @@ func listAndDoc(listPath string, list []string, docPath string, name schema.Name
 func (e *Engine) commit(ctx context.Context, run *Run, ws []pendingWrite, remove []string) error {
 	files := make([]fsx.File, len(ws))
 	for i, w := range ws {
-		files[i] = fsx.File{Path: w.path, Data: w.data}
+		files[i] = fsx.File{Path: w.path, Data: w.data, Stream: w.stream}
 	}
 	b := fsx.Batch{Root: run.Root, Files: files, Remove: remove}
 	if e.CommitHook != nil {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -439,12 +440,13 @@ func buildRecord(w workItem, d decision, prov map[string][]FoundByEntry, checked
 }
 
 // encodeCitations validates each record against citation.v1 and returns the
-// JSONL bytes.
-func encodeCitations(records []Citation, path string) ([]byte, error) {
-	buf := make([]byte, 0, len(records)*600)
+// encoder that streams the JSONL.
+func encodeCitations(records []Citation, path string) (func(w *bufio.Writer) error, error) {
+	// Records the typed check cannot vouch for are validated (and encoded)
+	// now, so that the stream below cannot fail on content.
+	checked := map[int][]byte{}
 	for i := range records {
 		if records[i].schemaOK() {
-			buf = append(appendCitation(buf, &records[i]), '\n')
 			continue
 		}
 		line, err := jsonx.Marshal(&records[i])
@@ -460,10 +462,25 @@ func encodeCitations(records []Citation, path string) ([]byte, error) {
 			e.Details["normalized_url"] = records[i].NormalizedURL
 			return nil, e
 		}
-		buf = append(buf, line...)
-		buf = append(buf, '\n')
+		checked[i] = line
 	}
-	return buf, nil
+	return func(w *bufio.Writer) error {
+		buf := make([]byte, 0, spillAt+4096)
+		for i := range records {
+			if line, ok := checked[i]; ok {
+				buf = append(buf, line...)
+			} else {
+				buf = appendCitation(buf, &records[i])
+			}
+			buf = append(buf, '\n')
+			if len(buf) >= spillAt {
+				_, _ = w.Write(buf) // sticky: the commit's Flush reports it
+				buf = buf[:0]
+			}
+		}
+		_, err := w.Write(buf)
+		return err
+	}, nil
 }
 
 // loadURLMap reads url-map.json and checks it belongs to this run.
@@ -611,7 +628,7 @@ func (e *Engine) writeValidation(ctx context.Context, run *Run, in *validateInpu
 		return nil, err
 	}
 	cfg := in.cfg
-	ws := []pendingWrite{{in.citationsPath, "cannot write citations.jsonl", data}}
+	ws := []pendingWrite{{path: in.citationsPath, message: "cannot write citations.jsonl", stream: data}}
 	var online *onlineFiles
 	var remove []string
 	if cfg.mode == ModeOnline {

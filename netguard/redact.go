@@ -164,7 +164,14 @@ func RedactURL(raw string) (redacted string, hadUserinfo bool) {
 			return raw, false
 		}
 	}
-	return redactURL(raw, 0)
+	out, had := redactURL(raw, 0)
+	if out == raw {
+		// Most URLs with a query carry no secret: hand back the caller's
+		// string, so the copy is garbage at once and every stage that
+		// redacts the same URL again shares one string.
+		return raw, had
+	}
+	return out, had
 }
 
 // secretSyntax marks the bytes that can introduce a secret anywhere but in

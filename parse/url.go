@@ -400,7 +400,10 @@ func fastPrintable(s string, not byte) bool {
 // CID returns "cid_" followed by the lowercase hex SHA-256 of normalized.
 func CID(normalized string) string {
 	sum := sha256.Sum256([]byte(normalized))
-	return "cid_" + hex.EncodeToString(sum[:])
+	var b [4 + 2*sha256.Size]byte // one allocation: every URL of a run has one
+	copy(b[:], "cid_")
+	hex.Encode(b[4:], sum[:])
+	return string(b[:])
 }
 
 type queryPair struct{ key, value string }

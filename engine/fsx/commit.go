@@ -1,6 +1,7 @@
 package fsx
 
 import (
+	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -199,7 +200,7 @@ func Commit(ctx context.Context, b Batch) error {
 			rollback()
 			return err
 		}
-		if err := writeNew(j.Renames[i].From, f.Data); err != nil {
+		if err := writeNew(j.Renames[i].From, f.body()); err != nil {
 			rollback()
 			return &BatchError{i, err}
 		}
@@ -310,15 +311,15 @@ func newTxID() (string, error) {
 	return hex.EncodeToString(b[:]), nil
 }
 
-// writeNew creates path, which must not exist, with data, synced, mode 0644.
+// writeNew creates path, which must not exist, with body, synced, mode 0644.
 // O_EXCL: a staged name is never reused, so an existing file there is not
 // ours and must not be overwritten.
-func writeNew(path string, data []byte) error {
+func writeNew(path string, body func(w *bufio.Writer) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, fileMode)
 	if err != nil {
 		return err
 	}
-	if err := writeAndClose(f, data); err != nil {
+	if err := writeAndClose(f, body); err != nil {
 		_ = os.Remove(path)
 		return err
 	}
@@ -333,7 +334,7 @@ func writeJournal(path string, j *journal) error {
 		return err
 	}
 	tmp := stagedName(path, j.TxID+"-"+j.State)
-	if err := writeNew(tmp, append(data, '\n')); err != nil {
+	if err := writeNew(tmp, bytesBody(append(data, '\n'))); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, path); err != nil {

@@ -1,6 +1,7 @@
 package fsx
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -569,4 +570,36 @@ func TestLockDir(t *testing.T) {
 	if _, err := LockDir(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("LockDir(missing) = %v", err)
 	}
+}
+
+// A streamed file is written as its encoder writes it (through a buffer
+// smaller than the file); an encoder that fails leaves the old set and no
+// staged file, as a failing write of bytes does.
+func TestCommitStreamedFiles(t *testing.T) {
+	big := strings.Repeat("0123456789abcdef", 20000) // 320 KB: several buffer flushes
+	f := newCommitFixture(t)
+	f.batch.Files[1] = File{Path: f.batch.Files[1].Path, Stream: func(w *bufio.Writer) error {
+		for i := 0; i < len(big); i += 1000 {
+			_, _ = w.WriteString(big[i : i+1000])
+		}
+		return nil
+	}}
+	f.new["citations/url-map.json"] = big
+	if err := Commit(context.Background(), f.batch); err != nil {
+		t.Fatal(err)
+	}
+	sameTree(t, "after streamed commit", tree(t, f.root), f.new)
+
+	g := newCommitFixture(t)
+	boom := errors.New("encoder failed")
+	g.batch.Files[2] = File{Path: g.batch.Files[2].Path, Stream: func(w *bufio.Writer) error {
+		_, _ = w.WriteString("partial")
+		return boom
+	}}
+	err := Commit(context.Background(), g.batch)
+	var be *BatchError
+	if !errors.As(err, &be) || be.Index != 2 || !errors.Is(err, boom) {
+		t.Fatalf("Commit = %v, want the encoder's error for file 2", err)
+	}
+	sameTree(t, "after failed stream", tree(t, g.root), g.old)
 }

@@ -12,6 +12,7 @@
 package fsx
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -62,10 +63,14 @@ func WriteAtomic(path string, data []byte) error {
 	return syncDir(filepath.Dir(path))
 }
 
-// File is one member of a Commit batch.
+// File is one member of a Commit batch: its bytes, or, when Stream is set,
+// a function that writes them into the staging file, so that a large
+// artifact is never held whole in memory. Stream writes to a buffered writer
+// whose errors are sticky: Commit flushes it and reports the first error.
 type File struct {
-	Path string
-	Data []byte
+	Path   string
+	Data   []byte
+	Stream func(w *bufio.Writer) error
 }
 
 // BatchError says which file of a batch failed.
@@ -91,19 +96,39 @@ func stage(path string, data []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := writeAndClose(tmp, data); err != nil {
+	if err := writeAndClose(tmp, bytesBody(data)); err != nil {
 		_ = os.Remove(tmp.Name())
 		return "", err
 	}
 	return tmp.Name(), nil
 }
 
-// writeAndClose gives f its final mode, writes data, syncs and closes it. f is
-// closed whatever happens.
-func writeAndClose(f *os.File, data []byte) error {
+// bytesBody is the Stream of a file given as bytes.
+func bytesBody(data []byte) func(w *bufio.Writer) error {
+	return func(w *bufio.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}
+}
+
+// body is f's Stream, or its Data as one.
+func (f File) body() func(w *bufio.Writer) error {
+	if f.Stream != nil {
+		return f.Stream
+	}
+	return bytesBody(f.Data)
+}
+
+// writeAndClose gives f its final mode, writes the body through a buffer,
+// syncs and closes it. f is closed whatever happens.
+func writeAndClose(f *os.File, body func(w *bufio.Writer) error) error {
 	err := f.Chmod(fileMode) // CreateTemp makes files 0600
 	if err == nil {
-		_, err = f.Write(data)
+		w := bufio.NewWriterSize(f, 64<<10)
+		err = body(w)
+		if ferr := w.Flush(); err == nil {
+			err = ferr
+		}
 	}
 	if err == nil {
 		err = f.Sync()

@@ -2,8 +2,6 @@ package jsonx
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,25 +22,13 @@ import (
 // printed as JSON.stringify prints them.
 //
 // v may be anything Marshal accepts (structs, maps, slices, json.RawMessage);
-// it is marshalled, decoded and re-encoded, so a struct and a map with the same
-// keys and values have the same digest. Keys that collate equal but differ
-// (canonically equivalent Unicode) are ordered by bytes, so the digest is
-// deterministic even though JavaScript would order them by insertion.
+// a struct and a map with the same keys and values have the same digest. Keys
+// that collate equal but differ (canonically equivalent Unicode) are ordered
+// by bytes, so the digest is deterministic even though JavaScript would order
+// them by insertion. The canonical JSON is streamed into the hash (stream.go),
+// never held whole.
 func Digest(v any) (string, error) {
-	b, err := Marshal(v)
-	if err != nil {
-		return "", err
-	}
-	c := canon{orders: map[string][]string{}}
-	out, rest, err := c.value(make([]byte, 0, len(b)), b)
-	if err == nil && len(skipSpace(rest)) != 0 {
-		err = errors.New("trailing data")
-	}
-	if err != nil {
-		return "", fmt.Errorf("jsonx: digest: %w", err)
-	}
-	sum := sha256.Sum256(out)
-	return "sha256:" + hex.EncodeToString(sum[:]), nil
+	return streamDigest(v)
 }
 
 // canon rewrites JSON text into canonical form without decoding it into

@@ -2,6 +2,8 @@ package icu
 
 import (
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/text/collate"
@@ -87,5 +89,59 @@ func BenchmarkSortURLs(b *testing.B) {
 	for range b.N {
 		s := append([]string(nil), urls...)
 		Sort(s)
+	}
+}
+
+// SortBy's shortcuts (already-sorted input left alone, index tie-break
+// instead of a stable sort) must give exactly what a stable sort by
+// Compare gives, for sorted, reversed, shuffled and tied inputs.
+func TestSortByMatchesStableCompare(t *testing.T) {
+	type rec struct {
+		a, b string
+		id   int // not a key: shows whether ties kept their order
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"a", "A", "b", "B", "-", "_", "1", "é", "E", "/", "?"}
+	word := func() string {
+		var sb strings.Builder
+		for range 1 + rng.IntN(4) {
+			sb.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		return sb.String()
+	}
+	for round := range 200 {
+		n := 1 + rng.IntN(60)
+		in := make([]rec, n)
+		for i := range in {
+			in[i] = rec{word(), word(), i}
+			if round%3 == 0 {
+				in[i].a = strings.ToValidUTF8(strings.ReplaceAll(in[i].a, "é", "e"), "")
+			}
+		}
+		want := slices.Clone(in)
+		slices.SortStableFunc(want, func(x, y rec) int {
+			if c := Compare(x.a, y.a); c != 0 {
+				return c
+			}
+			return Compare(x.b, y.b)
+		})
+		reversed := slices.Clone(want)
+		slices.Reverse(reversed)
+		firstOnly := slices.Clone(in) // in order by a, not by b
+		slices.SortStableFunc(firstOnly, func(x, y rec) int { return Compare(x.a, y.a) })
+		for _, variant := range [][]rec{in, want, reversed, firstOnly} {
+			got := slices.Clone(variant)
+			SortBy(got, func(r rec) string { return r.a }, func(r rec) string { return r.b })
+			ref := slices.Clone(variant)
+			slices.SortStableFunc(ref, func(x, y rec) int {
+				if c := Compare(x.a, y.a); c != 0 {
+					return c
+				}
+				return Compare(x.b, y.b)
+			})
+			if !slices.Equal(got, ref) {
+				t.Fatalf("round %d: SortBy(%v) = %v, stable sort by Compare = %v", round, variant, got, ref)
+			}
+		}
 	}
 }

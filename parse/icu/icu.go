@@ -128,18 +128,24 @@ func Sort(s []string) {
 // SortBy stably sorts s by one or more string keys, each compared in collation
 // order, the first key deciding unless it ties. Keys are computed once per
 // element, which is what makes sorting tens of thousands of URLs cheap.
+//
+// Input that is already in order — most sorts of a run see the order an
+// earlier stage produced — is recognised by one pass of comparisons and left
+// as it is. Otherwise the sort moves small (keys, index) pairs, not the
+// elements, and breaks ties by index, so an unstable sort gives the stable
+// order.
 func SortBy[T any](s []T, keys ...func(T) string) {
-	if len(s) < 2 || len(keys) == 0 {
+	if len(s) < 2 || len(keys) == 0 || sortedFast(s, keys) {
 		return
 	}
 	type keyed struct {
 		keys [][]byte
-		v    T
+		i    int
 	}
 	ks := make([]keyed, len(s))
 	slots := make([][]byte, len(s)*len(keys))
-	for i, v := range s {
-		ks[i] = keyed{slots[i*len(keys) : (i+1)*len(keys) : (i+1)*len(keys)], v}
+	for i := range s {
+		ks[i] = keyed{slots[i*len(keys) : (i+1)*len(keys) : (i+1)*len(keys)], i}
 	}
 	strs := make([]string, len(s))
 	for j, f := range keys {
@@ -170,15 +176,39 @@ func SortBy[T any](s []T, keys ...func(T) string) {
 		}
 		pool.Put(c)
 	}
-	slices.SortStableFunc(ks, func(a, b keyed) int {
+	slices.SortFunc(ks, func(a, b keyed) int {
 		for j := range a.keys {
 			if r := bytes.Compare(a.keys[j], b.keys[j]); r != 0 {
 				return r
 			}
 		}
-		return 0
+		return a.i - b.i
 	})
+	orig := slices.Clone(s)
 	for i := range ks {
-		s[i] = ks[i].v
+		s[i] = orig[ks[i].i]
 	}
+}
+
+// sortedFast reports whether s is already in order, when every key it
+// compares is printable ASCII (fastCompare agrees with the keys SortBy would
+// build); it gives up, reporting false, at the first other string or the
+// first pair out of order.
+func sortedFast[T any](s []T, keys []func(T) string) bool {
+	for i := 1; i < len(s); i++ {
+		for _, f := range keys {
+			a, b := f(s[i-1]), f(s[i])
+			if !fastEligible(a) || !fastEligible(b) {
+				return false
+			}
+			c := fastCompare(a, b)
+			if c > 0 {
+				return false
+			}
+			if c < 0 {
+				break
+			}
+		}
+	}
+	return true
 }
