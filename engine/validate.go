@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"sync"
 
@@ -420,13 +421,23 @@ func buildRecord(w workItem, d decision, prov map[string][]FoundByEntry, checked
 	original, origCreds := netguard.RedactURL(w.rep.URLOriginal)
 	url, urlCreds := netguard.RedactURL(d.URL)
 	rec := Citation{SchemaVersion: "citation.v1", NormalizedURL: w.rep.NormalizedURL, CID: w.rep.CID,
-		URLOriginal: original, CheckedAt: checkedAt, FoundBy: []FoundByEntry{}}
+		URLOriginal: original, CheckedAt: checkedAt}
 	v := d.Verdict
 	v.URL, v.Notes, v.Title = url, netguard.RedactText(v.Notes), netguard.RedactText(v.Title)
 	v.Publisher, v.EvidenceSnippet = netguard.RedactText(v.Publisher), netguard.RedactText(v.EvidenceSnippet)
 	rec.setVerdict(v)
-	for _, o := range w.originals {
-		rec.FoundBy = append(rec.FoundBy, prov[o]...)
+	if len(w.originals) == 1 {
+		// The usual case: share the provenance list instead of copying it
+		// (a large run holds one entry per occurrence); clipped, so an
+		// append can never write into the shared array.
+		rec.FoundBy = slices.Clip(prov[w.originals[0]])
+	} else {
+		for _, o := range w.originals {
+			rec.FoundBy = append(rec.FoundBy, prov[o]...)
+		}
+	}
+	if rec.FoundBy == nil {
+		rec.FoundBy = []FoundByEntry{}
 	}
 	const userinfoNote = "userinfo redacted; marked invalid per redaction policy"
 	if (origCreds || urlCreds) && !strings.Contains(rec.Notes, userinfoNote) {

@@ -69,7 +69,7 @@ func (g *Guard) newTransport(api bool) *http.Transport {
 // global concurrency, kept briefly.
 const (
 	fetchIdlePerHost = 10
-	fetchIdleConns   = 128
+	fetchIdleConns   = 256
 	fetchIdleTimeout = 10 * time.Second
 )
 

@@ -83,6 +83,17 @@ func (g *hostGate) acquire(ctx context.Context, host string) (func(), error) {
 	}
 }
 
+// readyAt is when host may next start a request (its spacing and any
+// pause); the zero time for a host not seen yet.
+func (g *hostGate) readyAt(host string) time.Time {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if s := g.hosts[host]; s != nil {
+		return s.next
+	}
+	return time.Time{}
+}
+
 // pause holds every request to host until at least until.
 func (g *hostGate) pause(host string, until time.Time) {
 	s := g.state(host)

@@ -165,10 +165,12 @@ func hostOf(raw string) string {
 // workers, concurrently) as each item is settled, with its checked_at.
 func (l *Ladder) Run(ctx context.Context, items []Item, done func(*Item, Decision, string)) {
 	// Host-aware dispatch: a worker only takes a URL whose host is below
-	// PerHost, so no worker (global slot) ever parks in the host gate while
-	// other hosts have work. Hosts take turns (FIFO ready ring); URLs of a
-	// host keep their order.
+	// PerHost and whose next start time (interval, pause, adaptive backoff)
+	// has come, so no worker (global slot) ever sleeps in the host gate while
+	// another host could use it. Hosts take turns (FIFO ready ring); URLs of
+	// a host keep their order.
 	type hostQ struct {
+		host     string
 		items    []*Item
 		next     int
 		inFlight int
@@ -180,7 +182,7 @@ func (l *Ladder) Run(ctx context.Context, items []Item, done func(*Item, Decisio
 		h := hostOf(items[i].Fetch)
 		q := hosts[h]
 		if q == nil {
-			q = &hostQ{}
+			q = &hostQ{host: h}
 			hosts[h] = q
 		}
 		q.items = append(q.items, &items[i])
@@ -196,6 +198,52 @@ func (l *Ladder) Run(ctx context.Context, items []Item, done func(*Item, Decisio
 	left := len(items)
 	stop := context.AfterFunc(ctx, func() { mu.Lock(); cond.Broadcast(); mu.Unlock() })
 	defer stop()
+	// wake is the one timer that wakes the workers when the earliest
+	// waiting host's start time comes (armed at most once at a time).
+	var wake *time.Timer
+	var wakeAt time.Time
+	armWake := func(at time.Time) { // mu held
+		if wake != nil && !wakeAt.After(at) {
+			return
+		}
+		if wake != nil {
+			wake.Stop()
+		}
+		wakeAt = at
+		wake = time.AfterFunc(time.Until(at), func() {
+			mu.Lock()
+			wake = nil
+			cond.Signal() // the worker that takes a host passes the baton on
+			mu.Unlock()
+		})
+	}
+	defer func() {
+		mu.Lock()
+		if wake != nil {
+			wake.Stop()
+		}
+		mu.Unlock()
+	}()
+	// take removes and returns the first ready host whose start time has
+	// come; otherwise it arms the wake timer for the earliest one.
+	take := func() *hostQ { // mu held
+		now := time.Now()
+		var earliest time.Time
+		for i, q := range ready {
+			at := l.gate.readyAt(q.host)
+			if !at.After(now) {
+				ready = append(ready[:i], ready[i+1:]...)
+				return q
+			}
+			if earliest.IsZero() || at.Before(earliest) {
+				earliest = at
+			}
+		}
+		if !earliest.IsZero() {
+			armWake(earliest)
+		}
+		return nil
+	}
 	perHost := l.gate.perHost
 	var wg sync.WaitGroup
 	for range min(l.cfg.Concurrency, len(items)) {
@@ -204,15 +252,21 @@ func (l *Ladder) Run(ctx context.Context, items []Item, done func(*Item, Decisio
 			defer wg.Done()
 			for {
 				mu.Lock()
-				for len(ready) == 0 && left > 0 && ctx.Err() == nil {
+				var q *hostQ
+				for left > 0 && ctx.Err() == nil {
+					if q = take(); q != nil {
+						break
+					}
 					cond.Wait()
 				}
-				if left == 0 || ctx.Err() != nil {
+				if q == nil {
 					mu.Unlock()
 					return
 				}
-				q := ready[0]
-				ready = ready[1:]
+				// Another host may be ready as well: wake one more worker,
+				// which takes it or arms the timer. One at a time, because
+				// waking them all would have each scan every host.
+				cond.Signal()
 				it := q.items[q.next]
 				q.next++
 				left--
@@ -232,10 +286,11 @@ func (l *Ladder) Run(ctx context.Context, items []Item, done func(*Item, Decisio
 				if !q.queued && q.next < len(q.items) {
 					q.queued = true
 					ready = append(ready, q)
-					cond.Signal()
 				}
 				if left == 0 {
-					cond.Broadcast()
+					cond.Broadcast() // the run is over: every waiter returns
+				} else {
+					cond.Signal() // q may be ready again for a waiting worker
 				}
 				mu.Unlock()
 			}
