@@ -51,7 +51,7 @@ func BenchmarkOnlineSimulatedWeb(b *testing.B) {
 	}
 	// newEngine's default guard refuses to dial; this one admits the web.
 	e := &Engine{Now: time.Now, GuardOptions: w.GuardOptions(),
-		Net: Network{Concurrency: s.Concurrency, PerHost: s.PerHost, HostInterval: 0}}
+		Net: Network{Concurrency: s.Concurrency, PerHost: s.PerHost, HostInterval: 0, PerAddress: -1}}
 
 	var total time.Duration
 	runs := 0
@@ -140,7 +140,7 @@ func benchBreakdown(b *testing.B, withEvents bool, perHost int, latency time.Dur
 		b.Fatal(err)
 	}
 	e := &Engine{Now: time.Now, GuardOptions: s.GuardOptions(port),
-		Net: Network{Concurrency: s.Concurrency, PerHost: perHost, HostInterval: 0}}
+		Net: Network{Concurrency: s.Concurrency, PerHost: perHost, HostInterval: 0, PerAddress: -1}}
 
 	var sum struct{ wall, pre, ladder, post, area time.Duration }
 	var maxIn, maxHost, runs int
@@ -257,7 +257,7 @@ func (p *inflightProbe) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 // BenchmarkOnlineDefaults is issue 13's online benchmark: the issue-4
 // workload (2,000 URLs over 200 hosts, 100 ms per answer, plus one site
 // probe per host) at citegate's default limits — Network{} as `citegate
-// run` uses it, nothing tuned. It reports the wall time, its ratio to the
+// run` uses it, nothing tuned but the per-address limit (see below). It reports the wall time, its ratio to the
 // ideal schedule for those limits, and the most requests any host was
 // answering at once (the server's count), and fails if that ever exceeds
 // DefaultPerHost.
@@ -298,7 +298,12 @@ func benchDefaults(b *testing.B, overTLS, reuse bool) {
 	if !reuse {
 		opts = append(opts, netguard.NoConnReuse())
 	}
-	e := &Engine{Now: time.Now, GuardOptions: opts}
+	// The simulated web serves its 200 hosts from one loopback address,
+	// where the sites it stands for are 200 servers: the per-address limit
+	// (DefaultPerAddress) would measure that artefact, so it is off here.
+	// .ci/bench-online's defaults step runs the binary untouched against
+	// one address per host.
+	e := &Engine{Now: time.Now, GuardOptions: opts, Net: Network{PerAddress: -1}}
 	n := e.Net.withDefaults()
 	requests := s.URLs() + s.Hosts
 	ideal := max(time.Duration((requests+n.Concurrency-1)/n.Concurrency)*s.Latency,

@@ -228,3 +228,17 @@ func failure(ctx context.Context, err error) error {
 	}
 	return ErrNetwork
 }
+
+// Address resolves host (a name or an IP literal, as in a URL) the way a dial
+// to host:port would — pins, the resolver, every classification rule — and
+// returns the first address such a dial would try. Callers use it to group
+// hosts by the server that answers them (the ladder's per-address limit); it
+// opens no connection, and a dial still resolves and checks afresh.
+func (g *Guard) Address(ctx context.Context, host string, port int) (netip.Addr, error) {
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	addrs, err := g.addrs(ctx, "ip", host, port)
+	if err != nil {
+		return netip.Addr{}, err
+	}
+	return addrs[0], nil
+}

@@ -23,6 +23,11 @@ func (l *Ladder) fetch(ctx context.Context, host, url string, headFirst bool) (r
 		return nil, false, err
 	}
 	defer release()
+	releaseAddr, err := l.addrs.acquire(ctx, host, url)
+	if err != nil {
+		return nil, false, err
+	}
+	defer releaseAddr()
 	do := func(method string) (*netguard.Response, error) {
 		r, err := l.cfg.Guard.Fetch(ctx, netguard.Request{Method: method, URL: url, Header: http.Header{"Accept": {acceptDirect}}})
 		if r != nil {

@@ -56,6 +56,9 @@ type Config struct {
 	// Retry-After the ladder will honour.
 	Concurrency  int
 	PerHost      int
+	// PerAddress bounds requests in flight to one server address, whatever
+	// host names lead there (addrs.go); ≤ 0 means no such limit.
+	PerAddress int
 	HostInterval time.Duration
 	MaxRetryWait time.Duration
 	// NoThirdParty, when not "", is why no URL may go to a provider (a
@@ -72,6 +75,7 @@ type Config struct {
 type Ladder struct {
 	cfg    Config
 	gate   *hostGate
+	addrs  *addrGate
 	rungs  []rungProvider
 	probes siteProbes
 	// warnings are provider configurations that can never work, found when
@@ -82,6 +86,9 @@ type Ladder struct {
 // New builds a ladder; its providers come from cfg.Providers.
 func New(cfg Config) *Ladder {
 	l := &Ladder{cfg: cfg, gate: newHostGate(cfg.PerHost, cfg.HostInterval)}
+	if cfg.Guard != nil {
+		l.addrs = newAddrGate(cfg.PerAddress, cfg.Guard.Address)
+	}
 	l.rungs, l.warnings = buildRungs(cfg.Providers, &http.Client{Transport: cfg.Guard.Transport()})
 	return l
 }
@@ -230,6 +237,9 @@ func (l *Ladder) Run(ctx context.Context, items []Item, done func(*Item, Decisio
 		now := time.Now()
 		var earliest time.Time
 		for i, q := range ready {
+			if l.addrs.busy(q.host) {
+				continue // a finishing request at that address signals
+			}
 			at := l.gate.readyAt(q.host)
 			if !at.After(now) {
 				ready = append(ready[:i], ready[i+1:]...)

@@ -31,6 +31,7 @@ type NetFlags struct {
 	CacheTTL      time.Duration
 	Concurrency   int
 	PerHost       int
+	PerAddress    int
 	HostInterval  time.Duration
 	// bound is set for the commands that take the guard flags, ladder for
 	// those that also take the ladder's.
@@ -46,6 +47,7 @@ func bindNet(b *binder, n *NetFlags) {
 	b.fs.DurationVar(&n.CacheTTL, "cache-ttl", engine.DefaultCacheTTL, "how long a cached result stays fresh")
 	b.fs.IntVar(&n.Concurrency, "concurrency", engine.DefaultConcurrency, "URLs checked at once")
 	b.fs.IntVar(&n.PerHost, "per-host", engine.DefaultPerHost, "requests in flight to one host")
+	b.fs.IntVar(&n.PerAddress, "per-address", engine.DefaultPerAddress, "requests in flight to one server address, whatever host names lead there (0: no limit)")
 	b.fs.DurationVar(&n.HostInterval, "host-interval", engine.DefaultHostInterval, "minimum spacing between request starts to one host")
 }
 
@@ -67,6 +69,10 @@ func (n *NetFlags) Apply(net *engine.Network) {
 	net.BrightDataURL, net.ApifyURL = n.BrightDataURL, n.ApifyURL
 	net.CacheDir, net.CacheTTL = n.CacheDir, n.CacheTTL
 	net.Concurrency, net.PerHost, net.HostInterval = n.Concurrency, n.PerHost, n.HostInterval
+	net.PerAddress = n.PerAddress
+	if n.PerAddress == 0 {
+		net.PerAddress = -1 // the flag's 0 is "no limit"; the engine's 0 is its default
+	}
 }
 
 // Options turns the flags into guard options, or a usage error.
@@ -74,8 +80,8 @@ func (n *NetFlags) Options() ([]netguard.Option, error) {
 	if !n.bound {
 		return nil, nil
 	}
-	if n.ladder && (n.Concurrency < 1 || n.PerHost < 1 || n.HostInterval < 0 || n.CacheTTL <= 0) {
-		return nil, fmt.Errorf("--concurrency and --per-host must be at least 1, --host-interval not negative, --cache-ttl positive")
+	if n.ladder && (n.Concurrency < 1 || n.PerHost < 1 || n.PerAddress < 0 || n.HostInterval < 0 || n.CacheTTL <= 0) {
+		return nil, fmt.Errorf("--concurrency and --per-host must be at least 1, --per-address not negative, --host-interval not negative, --cache-ttl positive")
 	}
 	var opts []netguard.Option
 	for _, c := range n.AllowCIDR {
