@@ -54,11 +54,11 @@ type Config struct {
 	// Concurrency bounds URLs in flight; PerHost requests in flight to one
 	// host, and HostInterval spaces their starts. MaxRetryWait caps a
 	// Retry-After the ladder will honour.
-	Concurrency  int
-	PerHost      int
+	Concurrency int
+	PerHost     int
 	// PerAddress bounds requests in flight to one server address, whatever
 	// host names lead there (addrs.go); ≤ 0 means no such limit.
-	PerAddress int
+	PerAddress   int
 	HostInterval time.Duration
 	MaxRetryWait time.Duration
 	// NoThirdParty, when not "", is why no URL may go to a provider (a
