@@ -210,8 +210,15 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 	if withTexts {
 		x.texts = linkTexts{}
 	}
-	seen := map[string]int{} // url → provenance items kept
-	var items []FoundByItem
+	total := 0
+	for _, found := range perFile {
+		total += len(found.items)
+	}
+	// Sized once: grown by appends, the provenance of a large run was
+	// copied over and over.
+	items := make([]FoundByItem, 0, total)
+	x.unique = make([]string, 0, total)
+	seen := make(map[string]int, total) // url → provenance items kept
 	for fi, found := range perFile {
 		if err := ctx.Err(); err != nil {
 			return nil, cancelled()
@@ -464,7 +471,9 @@ func scanFile(ctx context.Context, root string, f waveFile, opt parse.SourcesOpt
 		line int
 		url  string
 	}
-	seen := map[lineURL]bool{}
+	seen := make(map[lineURL]bool, len(links))
+	out.items = make([]FoundByItem, 0, len(links))
+	out.texts = make([]string, 0, len(links))
 	sourceLine := newLineRedactor(redact)
 	for i, l := range links {
 		if i%1024 == 1023 {

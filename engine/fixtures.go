@@ -147,6 +147,15 @@ func loadFixtures(path, kind string) (*fixtureSet, error) {
 	return f, nil
 }
 
+// release drops the entries and indexes once every URL is decided, keeping
+// what the artifacts still name (the source path, the digest).
+func (f *fixtureSet) release() {
+	if f == nil {
+		return
+	}
+	f.entries, f.byNormalized, f.byOriginal, f.byCID = nil, nil, nil, nil
+}
+
 // emptyFixtureSet is the set of no fixtures (online mode without a replay
 // file); its digest is the reference's digest of items:[].
 func emptyFixtureSet() (*fixtureSet, error) {

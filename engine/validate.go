@@ -132,15 +132,19 @@ func redactURLMap(items []URLMapItem) ([]URLMapItem, error) {
 func workList(items []URLMapItem) []workItem {
 	clean := append([]URLMapItem(nil), items...)
 	icu.SortBy(clean, func(i URLMapItem) string { return i.NormalizedURL }, func(i URLMapItem) string { return i.URLOriginal })
-	var work []workItem
-	index := map[string]int{}
+	work := make([]workItem, 0, len(clean))
+	index := make(map[string]int, len(clean))
+	// Most URLs have one original: their lists share one backing array,
+	// each clipped so that a second original reallocates.
+	firsts := make([]string, len(clean))
 	for _, it := range clean {
 		if i, ok := index[it.NormalizedURL]; ok {
 			work[i].originals = append(work[i].originals, it.URLOriginal)
 			continue
 		}
 		index[it.NormalizedURL] = len(work)
-		work = append(work, workItem{rep: it, originals: []string{it.URLOriginal}})
+		firsts[len(work)] = it.URLOriginal
+		work = append(work, workItem{rep: it, originals: firsts[len(work) : len(work)+1 : len(work)+1]})
 	}
 	for i := range work {
 		icu.Sort(work[i].originals)
@@ -151,32 +155,44 @@ func workList(items []URLMapItem) []workItem {
 // provenance groups found-by items per url_original, each list ordered by
 // wave, perspective and file. Its input is already redacted.
 func provenance(items []FoundByItem) map[string][]FoundByEntry {
-	out := map[string][]FoundByItem{}
+	// Count, then carve every URL's list out of one array: a large run has
+	// one entry per occurrence, and growing per-URL lists (and a copy of
+	// the items grouped by URL) cost several times the entries themselves.
+	count := map[string]int{}
 	for _, it := range items {
-		out[it.URLOriginal] = append(out[it.URLOriginal], it)
+		count[it.URLOriginal]++
 	}
-	res := make(map[string][]FoundByEntry, len(out))
-	for url, list := range out {
-		entries := make([]FoundByEntry, len(list))
-		for i, it := range list {
-			wave := 1
-			if it.Wave == "wave-2" {
-				wave = 2
-			}
-			pid := cmp.Or(it.PerspectiveID, "unknown")
-			entries[i] = FoundByEntry{
-				Wave: wave, PerspectiveID: pid, AgentType: "unknown",
-				ArtifactPath: cmp.Or(it.ArtifactPath, fmt.Sprintf("wave-%d/%s.md", wave, pid)),
-				SourceLine:   it.SourceLine,
-			}
+	backing := make([]FoundByEntry, len(items))
+	res := make(map[string][]FoundByEntry, len(count))
+	for _, it := range items {
+		list, ok := res[it.URLOriginal]
+		if !ok {
+			n := count[it.URLOriginal]
+			list, backing = backing[:0:n], backing[n:]
 		}
+		res[it.URLOriginal] = append(list, entryOf(it))
+	}
+	for _, entries := range res {
 		icu.SortBy(entries,
 			func(e FoundByEntry) string { return padInt(e.Wave) },
 			func(e FoundByEntry) string { return e.PerspectiveID },
 			func(e FoundByEntry) string { return e.ArtifactPath })
-		res[url] = entries
 	}
 	return res
+}
+
+// entryOf is a found-by item as a citation's provenance entry.
+func entryOf(it FoundByItem) FoundByEntry {
+	wave := 1
+	if it.Wave == "wave-2" {
+		wave = 2
+	}
+	pid := cmp.Or(it.PerspectiveID, "unknown")
+	return FoundByEntry{
+		Wave: wave, PerspectiveID: pid, AgentType: "unknown",
+		ArtifactPath: cmp.Or(it.ArtifactPath, fmt.Sprintf("wave-%d/%s.md", wave, pid)),
+		SourceLine:   it.SourceLine,
+	}
 }
 
 // preLadder settles, without fetching, what the live ladder must not touch
@@ -385,11 +401,9 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 		BrightDataEndpoint: cfg.endpoints.BrightData, ApifyEndpoint: cfg.endpoints.Apify,
 		RunPolicySource: cfg.policySource, LadderPolicy: cfg.policy,
 	}
-	for _, w := range work {
-		dg.URLMap = append(dg.URLMap, w.rep)
-	}
-	if dg.URLMap == nil {
-		dg.URLMap = []URLMapItem{}
+	dg.URLMap = make([]URLMapItem, len(work))
+	for i, w := range work {
+		dg.URLMap[i] = w.rep
 	}
 	if cfg.mode == ModeOffline {
 		dg.FixtureDigest = &offline.digest

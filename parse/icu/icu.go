@@ -126,12 +126,14 @@ func Sort(s []string) {
 }
 
 // SortBy stably sorts s by one or more string keys, each compared in collation
-// order, the first key deciding unless it ties. Keys are computed once per
-// element, which is what makes sorting tens of thousands of URLs cheap.
+// order, the first key deciding unless it ties. The first key is computed
+// once per element, which is what makes sorting tens of thousands of URLs
+// cheap; the others are compared (Compare) only for elements the first one
+// ties, which in a run's sorts is the exception.
 //
 // Input that is already in order — most sorts of a run see the order an
 // earlier stage produced — is recognised by one pass of comparisons and left
-// as it is. Otherwise the sort moves small (keys, index) pairs, not the
+// as it is. Otherwise the sort moves small (key, index) pairs, not the
 // elements, and breaks ties by index, so an unstable sort gives the stable
 // order.
 func SortBy[T any](s []T, keys ...func(T) string) {
@@ -139,46 +141,44 @@ func SortBy[T any](s []T, keys ...func(T) string) {
 		return
 	}
 	type keyed struct {
-		keys [][]byte
-		i    int
+		key []byte
+		i   int
 	}
 	ks := make([]keyed, len(s))
-	slots := make([][]byte, len(s)*len(keys))
-	for i := range s {
-		ks[i] = keyed{slots[i*len(keys) : (i+1)*len(keys) : (i+1)*len(keys)], i}
-	}
 	strs := make([]string, len(s))
-	for j, f := range keys {
-		eligible := true
-		size := 0
-		for i, v := range s {
-			strs[i] = f(v)
-			eligible = eligible && fastEligible(strs[i])
-			size += 2*len(strs[i]) + 1
+	eligible := true
+	size := 0
+	for i, v := range s {
+		strs[i] = keys[0](v)
+		eligible = eligible && fastEligible(strs[i])
+		size += 2*len(strs[i]) + 1
+	}
+	// Fast and collator keys are not comparable with each other, so one
+	// kind is used for the whole column.
+	if eligible {
+		// One allocation: growing the arena by appends would copy it
+		// repeatedly, and these sorts run over 50,000 items.
+		arena := make([]byte, 0, size)
+		for i, str := range strs {
+			start := len(arena)
+			arena = fastKey(arena, str)
+			ks[i] = keyed{arena[start:len(arena):len(arena)], i}
 		}
-		// Fast and collator keys are not comparable with each other, so one
-		// kind is used for a whole key column.
-		if eligible {
-			// One allocation per column: growing the arena by appends would
-			// copy it repeatedly, and these sorts run over 50,000 items.
-			arena := make([]byte, 0, size)
-			for i, str := range strs {
-				start := len(arena)
-				arena = fastKey(arena, str)
-				ks[i].keys[j] = arena[start:len(arena):len(arena)]
-			}
-			continue
-		}
+	} else {
 		c := pool.Get().(*collate.Collator)
 		var buf collate.Buffer
 		for i, str := range strs {
-			ks[i].keys[j] = c.KeyFromString(&buf, str)
+			ks[i] = keyed{c.KeyFromString(&buf, str), i}
 		}
 		pool.Put(c)
 	}
+	rest := keys[1:]
 	slices.SortFunc(ks, func(a, b keyed) int {
-		for j := range a.keys {
-			if r := bytes.Compare(a.keys[j], b.keys[j]); r != 0 {
+		if r := bytes.Compare(a.key, b.key); r != 0 {
+			return r
+		}
+		for _, f := range rest {
+			if r := Compare(f(s[a.i]), f(s[b.i])); r != 0 {
 				return r
 			}
 		}

@@ -1,0 +1,71 @@
+package engine
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/citegate/citegate/parse/icu"
+)
+
+// provenanceByGrouping is the straightforward provenance (group the items
+// per URL, then convert and sort each group), kept as the oracle for the
+// one-array version.
+func provenanceByGrouping(items []FoundByItem) map[string][]FoundByEntry {
+	out := map[string][]FoundByItem{}
+	for _, it := range items {
+		out[it.URLOriginal] = append(out[it.URLOriginal], it)
+	}
+	res := make(map[string][]FoundByEntry, len(out))
+	for url, list := range out {
+		entries := make([]FoundByEntry, len(list))
+		for i, it := range list {
+			wave := 1
+			if it.Wave == "wave-2" {
+				wave = 2
+			}
+			pid := cmp.Or(it.PerspectiveID, "unknown")
+			entries[i] = FoundByEntry{
+				Wave: wave, PerspectiveID: pid, AgentType: "unknown",
+				ArtifactPath: cmp.Or(it.ArtifactPath, fmt.Sprintf("wave-%d/%s.md", wave, pid)),
+				SourceLine:   it.SourceLine,
+			}
+		}
+		icu.SortBy(entries,
+			func(e FoundByEntry) string { return padInt(e.Wave) },
+			func(e FoundByEntry) string { return e.PerspectiveID },
+			func(e FoundByEntry) string { return e.ArtifactPath })
+		res[url] = entries
+	}
+	return res
+}
+
+
+func TestProvenanceMatchesGrouping(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
+	for round := range 200 {
+		var items []FoundByItem
+		for range r.IntN(40) {
+			items = append(items, FoundByItem{
+				URLOriginal: pick("https://a.example/1", "https://b.example/2", "https://c.example/é", "https://a.example/1?x"),
+				Wave:        pick("wave-1", "wave-2", ""), PerspectiveID: pick("p1", "p2", "", "P1"),
+				ArtifactPath: pick("wave-1/p1.md", "wave-2/p2.md", ""), SourceLine: pick("- one", "- two"), Ordinal: r.IntN(5) + 1,
+			})
+		}
+		got, want := provenance(items), provenanceByGrouping(items)
+		if len(want) == 0 {
+			want = map[string][]FoundByEntry{}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: provenance differs from grouping:\n got  %v\n want %v", round, got, want)
+		}
+		for url, list := range got {
+			if cap(list) != len(list) {
+				t.Fatalf("round %d: %s's list has spare capacity %d: an append would write into the next URL's entries", round, url, cap(list)-len(list))
+			}
+		}
+	}
+}
