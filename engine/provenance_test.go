@@ -42,7 +42,6 @@ func provenanceByGrouping(items []FoundByItem) map[string][]FoundByEntry {
 	return res
 }
 
-
 func TestProvenanceMatchesGrouping(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
