@@ -99,9 +99,18 @@ func normalize(runID string, extracted []string) (*normalization, error) {
 		if err != nil {
 			return nil, err
 		}
-		items[i] = URLMapItem{URLOriginal: o, NormalizedURL: n, CID: parse.CID(n)}
+		items[i] = URLMapItem{URLOriginal: o, NormalizedURL: n}
 	}
 	icu.SortBy(items, func(i URLMapItem) string { return i.NormalizedURL }, func(i URLMapItem) string { return i.URLOriginal })
+	// Originals that normalize alike are now adjacent (but for collation
+	// ties): they share one string and one cid instead of one each.
+	for i := range items {
+		if i > 0 && items[i].NormalizedURL == items[i-1].NormalizedURL {
+			items[i].NormalizedURL, items[i].CID = items[i-1].NormalizedURL, items[i-1].CID
+			continue
+		}
+		items[i].CID = parse.CID(items[i].NormalizedURL)
+	}
 	// Collation can tie distinct strings, so equal normalized URLs are not
 	// guaranteed to be adjacent: dedupe exactly, then sort.
 	normalized := make([]string, len(items))

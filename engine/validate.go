@@ -155,9 +155,15 @@ func workList(items []URLMapItem) []workItem {
 // provenance groups found-by items per url_original, each list ordered by
 // wave, perspective and file. Its input is already redacted.
 func provenance(items []FoundByItem) map[string][]FoundByEntry {
-	// Count, then carve every URL's list out of one array: a large run has
-	// one entry per occurrence, and growing per-URL lists (and a copy of
-	// the items grouped by URL) cost several times the entries themselves.
+	// Every URL's list is carved out of one array: a large run has one entry
+	// per occurrence, and growing per-URL lists (and a copy of the items
+	// grouped by URL) cost several times the entries themselves. found-by
+	// lists a URL's items together, so each run of equal URLs is one list;
+	// items that are not grouped (a hand-edited found-by.json) are counted
+	// first.
+	if res, ok := provenanceGrouped(items); ok {
+		return res
+	}
 	count := map[string]int{}
 	for _, it := range items {
 		count[it.URLOriginal]++
@@ -179,6 +185,34 @@ func provenance(items []FoundByItem) map[string][]FoundByEntry {
 			func(e FoundByEntry) string { return e.ArtifactPath })
 	}
 	return res
+}
+
+// provenanceGrouped builds provenance when each URL's items are adjacent;
+// ok is false when a URL comes back after another.
+func provenanceGrouped(items []FoundByItem) (map[string][]FoundByEntry, bool) {
+	backing := make([]FoundByEntry, len(items))
+	res := map[string][]FoundByEntry{}
+	for i := 0; i < len(items); {
+		url := items[i].URLOriginal
+		if _, again := res[url]; again {
+			return nil, false
+		}
+		j := i + 1
+		for j < len(items) && items[j].URLOriginal == url {
+			j++
+		}
+		list := backing[i:j:j]
+		for k := range list {
+			list[k] = entryOf(items[i+k])
+		}
+		icu.SortBy(list,
+			func(e FoundByEntry) string { return padInt(e.Wave) },
+			func(e FoundByEntry) string { return e.PerspectiveID },
+			func(e FoundByEntry) string { return e.ArtifactPath })
+		res[url] = list
+		i = j
+	}
+	return res, true
 }
 
 // entryOf is a found-by item as a citation's provenance entry.
