@@ -78,6 +78,26 @@ func loadFixtures(path, kind string) (*fixtureSet, error) {
 	if err != nil {
 		return nil, readError(kind+" fixtures", path, kind+"_fixtures_path missing", err)
 	}
+	if keys, statuses, ok := statusMap(data); ok {
+		f := fixturesFromStatusMap(path, kind, keys, statuses)
+		if err := f.index(); err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+	f, err := fixturesFromDoc(path, kind, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.index(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// fixturesFromDoc reads any of the three shapes from the decoded document
+// (see loadFixtures).
+func fixturesFromDoc(path, kind string, data []byte) (*fixtureSet, error) {
 	doc, err := decodeJSON(data)
 	if err != nil {
 		return nil, schemaError(kind+" fixtures", path, kind+" fixtures unreadable JSON", err)
@@ -132,7 +152,7 @@ func loadFixtures(path, kind string) (*fixtureSet, error) {
 				}
 				add(m, at)
 			case string:
-				add(map[string]any{"normalized_url": k, "status": e}, at)
+				f.entries = append(f.entries, statusEntry(k, e, func(msg string) { warn(at, msg) }))
 			default:
 				warn(at, "entry is "+jsonKind(e)+", neither an object nor a status string: ignored")
 			}
@@ -140,9 +160,6 @@ func loadFixtures(path, kind string) (*fixtureSet, error) {
 	default:
 		return nil, newError(CodeSchemaValidation, kind+" fixtures must be an array or an object",
 			map[string]any{"path": path, "pointer": "", "schema": string(schema.Fixtures)})
-	}
-	if err := f.index(); err != nil {
-		return nil, err
 	}
 	return f, nil
 }
@@ -223,15 +240,76 @@ func fixtureFrom(m map[string]any, warn func(string)) fixtureEntry {
 		Status: v["status"], URL: v["url"], Title: v["title"], Publisher: v["publisher"],
 		EvidenceSnippet: v["evidence_snippet"], Notes: v["notes"], CheckedAt: v["checked_at"],
 	}
-	switch {
-	case e.Status == "":
-		warn("no status: a URL it matches is marked invalid")
-	case !Status(e.Status).Known():
-		warn(fmt.Sprintf("status %q is not one of valid, paywalled, blocked, mismatch, invalid: a URL it matches is marked invalid",
-			netguard.RedactText(e.Status)))
-	}
+	warnStatus(e.Status, warn)
 	e.HTTPStatus = fixtureHTTPStatus(m["http_status"], warn)
 	return e
+}
+
+// warnStatus reports a fixture status that marks its URL invalid.
+func warnStatus(status string, warn func(string)) {
+	switch {
+	case status == "":
+		warn("no status: a URL it matches is marked invalid")
+	case !Status(status).Known():
+		warn(fmt.Sprintf("status %q is not one of valid, paywalled, blocked, mismatch, invalid: a URL it matches is marked invalid",
+			netguard.RedactText(status)))
+	}
+}
+
+// statusEntry is the entry a "<url>": "<status>" member of the map shape
+// gives (what fixtureFrom gives for {"normalized_url": url, "status":
+// status}).
+func statusEntry(url, status string, warn func(string)) fixtureEntry {
+	e := fixtureEntry{NormalizedURL: strings.TrimSpace(url), Status: strings.TrimSpace(status)}
+	warnStatus(e.Status, warn)
+	return e
+}
+
+// statusMap reads the commonest hand-written shape, {"<url>": "<status>",
+// …}, in one pass, keeping the file's key order; ok is false for anything
+// else — a value that is not a string, a repeated key, an "items" key,
+// data after the object, JSON that does not parse — which the general
+// reader (decode, then objectKeys for the order) handles and reports.
+func statusMap(data []byte) (keys, statuses []string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil, false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		kt, err := dec.Token()
+		k, isKey := kt.(string)
+		if err != nil || !isKey || k == "items" || seen[k] {
+			return nil, nil, false
+		}
+		vt, err := dec.Token()
+		v, isString := vt.(string)
+		if err != nil || !isString {
+			return nil, nil, false
+		}
+		seen[k] = true
+		keys, statuses = append(keys, k), append(statuses, v)
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return nil, nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, nil, false
+	}
+	return keys, statuses, true
+}
+
+// fixturesFromStatusMap builds the set statusMap read; a warning names its
+// entry by JSON pointer (the key redacted), computed only when needed.
+func fixturesFromStatusMap(path, kind string, keys, statuses []string) *fixtureSet {
+	f := &fixtureSet{sourcePath: path, loadedFromFile: true, entries: make([]fixtureEntry, 0, len(keys))}
+	for i, k := range keys {
+		f.entries = append(f.entries, statusEntry(k, statuses[i], func(msg string) {
+			shown, _ := netguard.RedactURL(k)
+			f.warnings = append(f.warnings, fmt.Sprintf("%s fixtures %s: %s", kind, "/"+pointerEscape(shown), msg))
+		}))
+	}
+	return f
 }
 
 // fixtureHTTPStatus reads an entry's http_status (see fixtureFrom).
