@@ -35,6 +35,18 @@ type streamer struct {
 	h   hash.Hash
 	buf []byte
 	c   canon
+	// customs caches custom per type: asked for every value, the four
+	// Implements checks cost more than encoding a short string.
+	customs map[reflect.Type]bool
+}
+
+func (s *streamer) custom(t reflect.Type) bool {
+	c, ok := s.customs[t]
+	if !ok {
+		c = custom(t)
+		s.customs[t] = c
+	}
+	return c
 }
 
 func (s *streamer) flush() {
@@ -46,7 +58,8 @@ func (s *streamer) flush() {
 
 // streamDigest is Digest's implementation.
 func streamDigest(v any) (string, error) {
-	s := &streamer{h: sha256.New(), buf: make([]byte, 0, flushAt+4096), c: canon{orders: map[string][]string{}}}
+	s := &streamer{h: sha256.New(), buf: make([]byte, 0, flushAt+4096), c: canon{orders: map[string][]string{}},
+		customs: map[reflect.Type]bool{}}
 	if err := s.value(reflect.ValueOf(v)); err != nil {
 		return "", fmt.Errorf("jsonx: digest: %w", err)
 	}
@@ -80,7 +93,7 @@ func (s *streamer) value(v reflect.Value) error {
 		}
 		return s.canonRaw(v.Bytes())
 	}
-	if custom(t) {
+	if s.custom(t) {
 		return s.slow(v)
 	}
 	switch v.Kind() {
@@ -153,7 +166,7 @@ func (s *streamer) mapValue(v reflect.Value) error {
 		s.buf = append(s.buf, "null"...)
 		return nil
 	}
-	if v.Type().Key().Kind() != reflect.String || custom(v.Type().Key()) {
+	if v.Type().Key().Kind() != reflect.String || s.custom(v.Type().Key()) {
 		return s.slow(v)
 	}
 	keys := make([]string, 0, v.Len())
