@@ -113,7 +113,7 @@ func renderRecords(runID string, rs []renderRecord) (func(w *bufio.Writer) error
 			if r.Publisher != "" {
 				fmt.Fprintf(b, "- Publisher: %s\n", r.Publisher)
 			}
-			b.WriteString("\n")
+			_ = b.WriteByte('\n')
 		}
 		return nil
 	}, d, nil

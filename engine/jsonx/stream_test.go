@@ -47,21 +47,21 @@ type options struct {
 	F32  float32   `json:"f32"`
 	Bad  string    `json:"b\x01ad"`
 	Skip string    `json:"-"`
-	Dash string    `json:"-,"`
+	Dash string    `json:"-,"` //nolint:staticcheck // "-," names a field "-", which the walker must reproduce
 }
 
 func TestStreamDigestMatchesCanon(t *testing.T) {
 	one := 1
 	long := strings.Repeat("é<>&\u2028x", 20000) // crosses the flush size
 	values := []any{
-		nil, true, 0, -0.0, 1e21, 1e-7, 123456789012345678, uint64(math.MaxUint64), float32(0.1),
+		nil, true, 0, math.Copysign(0, -1), 1e21, 1e-7, 123456789012345678, uint64(math.MaxUint64), float32(0.1),
 		"plain", "bad \xff utf-8 \xe2\x82", "ctl \x00\x1f \"q\" \\", long,
 		[]any{1, "a", nil, []int{}, map[string]int{"b": 1, "a": 2}},
 		map[string]any{"aB": 1, "a1": 2, "Ab": 3, "a_b": 4, "ab": 5, "\xffbad": 6},
 		map[int]string{2: "b", 10: "a"},
 		inner{Z: "z", A: &one, M: map[string]any{"k": []string{"v"}}, Raw: json.RawMessage(` { "y" : 1 , "x" : [ 2 ] } `),
 			Bytes: []byte("bin"), Named: map[string]string{}},
-		inner{},
+		inner{hidden: "not encoded"},
 		[]inner{{Z: long}, {Z: "second"}},
 		embedding{inner{Z: "e"}, 3},
 		options{N: 7, T: time.Unix(0, 0).UTC(), F32: 3.3, Bad: "x", Skip: "s", Dash: "d"},
