@@ -204,7 +204,8 @@ func TestHelpDocumentsFlagsAndExitCodes(t *testing.T) {
 }
 
 func TestToolErrorEnvelope(t *testing.T) {
-	code, out, _ := invoke(t, "extract", "--manifest-path", "relative/manifest.json", "--reason", "r")
+	// --args-json keeps the tool spec's rule: manifest_path must be absolute.
+	code, out, _ := invoke(t, "extract", "--args-json", `{"manifest_path":"relative/manifest.json","reason":"r"}`)
 	if code != cli.ExitFailure {
 		t.Fatalf("exit = %d, want %d", code, cli.ExitFailure)
 	}
@@ -339,5 +340,99 @@ func TestOfflineDemo(t *testing.T) {
 	code, out, errOut := invoke(t, "demo", "--offline", "--dir", filepath.Join(t.TempDir(), "d"))
 	if code != cli.ExitOK || !strings.Contains(out, `"mode": "offline"`) || !strings.Contains(errOut, "offline fixtures") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// Issue 14's contract fixes: a path on the command line may be relative (it is
+// resolved against the working directory); RUN_DIR and --manifest-path
+// together are a usage error, not a silent choice; --help prints --flag.
+func TestCommandLineContract(t *testing.T) {
+	dir := t.TempDir()
+	if code, out, _ := invoke(t, "demo", "--offline", "--dir", filepath.Join(dir, "run"), "--headless"); code != cli.ExitOK {
+		t.Fatalf("demo: exit %d\n%s", code, out)
+	}
+	manifest := filepath.Join(dir, "run", "manifest.json")
+	t.Chdir(dir)
+	code, out, _ := invoke(t, "extract", "--manifest-path", filepath.Join("run", "manifest.json"), "--reason", "relative")
+	if code != cli.ExitOK || !strings.Contains(out, `"ok": true`) {
+		t.Fatalf("extract with a relative --manifest-path: exit %d\n%s", code, out)
+	}
+	code, _, errOut := invoke(t, "run", "run", "--manifest-path", filepath.Join(dir, "other", "manifest.json"), "--headless")
+	if code != cli.ExitUsage || !strings.Contains(errOut, "not both") {
+		t.Fatalf("run DIR --manifest-path OTHER: exit %d\n%s", code, errOut)
+	}
+	code, out, _ = invoke(t, "run", "run", "--manifest-path", manifest, "--headless")
+	if code != cli.ExitOK {
+		t.Fatalf("run DIR --manifest-path DIR/manifest.json (the same file): exit %d\n%s", code, out)
+	}
+	code, out, _ = invoke(t, "run", "--help")
+	if code != cli.ExitOK || !strings.Contains(out, "\n  --manifest-path string") || strings.Contains(out, "\n  -manifest-path") {
+		t.Fatalf("run --help should list --flags:\n%s", out)
+	}
+}
+
+// TestInitThenRun is the newcomer path: two bare markdown files, `init` with
+// the fixtures template, then `run DIR`, and Gate C passes. Relative paths
+// throughout, as a user types them.
+func TestInitThenRun(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for name, body := range map[string]string{
+		"costs.md":     "# Battery costs\n\nPack prices fell.\n\n## Sources\n\n- [BNEF](https://about.bnef.com/blog/pack-prices/)\n- https://www.iea.org/reports/ev-outlook?utm_source=feed\n",
+		"recycling.md": "# Recycling\n\n## Sources\n1. https://www.nature.com/articles/s41586-019-1682-5\n2. [IEA](https://www.iea.org/reports/ev-outlook)\n",
+	} {
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := invoke(t, "init", "myrun", "--waves", "costs.md", "recycling.md", "--fixtures-template")
+	if code != cli.ExitOK {
+		t.Fatalf("init: exit %d\n%s\n%s", code, out, errOut)
+	}
+	var res struct {
+		OK           bool
+		WaveFiles    []string `json:"wave_files"`
+		FixturesURLs int      `json:"fixtures_urls"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || !res.OK || len(res.WaveFiles) != 2 || res.FixturesURLs != 3 {
+		t.Fatalf("init result %+v (%v):\n%s", res, err, out)
+	}
+	if !strings.Contains(errOut, "citegate run "+filepath.Join(dir, "myrun")) {
+		t.Errorf("init does not say what to run next:\n%s", errOut)
+	}
+	code, out, errOut = invoke(t, "run", "myrun", "--headless")
+	if code != cli.ExitOK || !strings.Contains(out, `"status": "pass"`) {
+		t.Fatalf("run after init: exit %d\n%s\n%s", code, out, errOut)
+	}
+	// A second init would overwrite the user's run: refused, nothing written.
+	before, _ := os.ReadFile(filepath.Join("myrun", "manifest.json"))
+	code, out, _ = invoke(t, "init", "myrun", "--waves", "costs.md")
+	after, _ := os.ReadFile(filepath.Join("myrun", "manifest.json"))
+	if code != cli.ExitFailure || !strings.Contains(out, "--force") || !bytes.Equal(before, after) {
+		t.Fatalf("init over an existing run: exit %d\n%s", code, out)
+	}
+}
+
+// run --report-junit writes the JUnit report after the run's commit; a report
+// that cannot be written turns the exit code into 1 and says why, the JSON
+// summary staying as it is.
+func TestRunReportJUnit(t *testing.T) {
+	dir := t.TempDir()
+	if code, out, _ := invoke(t, "demo", "--offline", "--dir", filepath.Join(dir, "run"), "--headless"); code != cli.ExitOK {
+		t.Fatalf("demo: exit %d\n%s", code, out)
+	}
+	t.Chdir(dir)
+	code, out, _ := invoke(t, "run", "run", "--headless", "--report-junit", filepath.Join("reports", "citations.xml"))
+	report, err := os.ReadFile(filepath.Join(dir, "reports", "citations.xml"))
+	if code != cli.ExitOK || err != nil || !bytes.Contains(report, []byte(`<testsuite name="citegate.dr_demo_ev_batteries"`)) ||
+		!strings.Contains(out, `"ok": true`) {
+		t.Fatalf("run --report-junit: exit %d, %v\n%s\n%s", code, err, out, report)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := invoke(t, "run", "run", "--headless", "--report-junit", "adir")
+	if code != cli.ExitFailure || !strings.Contains(errOut, "--report-junit: cannot write") || !strings.Contains(out, `"ok": true`) {
+		t.Fatalf("report onto a directory: exit %d\n%s\n%s", code, out, errOut)
 	}
 }

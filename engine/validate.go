@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -620,7 +621,7 @@ func resolveValidateInputs(run *Run, a ValidateArgs) (*validateInputs, error) {
 	if cfg.mode == ModeOffline {
 		if offlinePath == "" {
 			return nil, newError(CodeInvalidArgs, "offline_fixtures_path required in OFFLINE mode",
-				map[string]any{"mode": cfg.mode, "mode_source": cfg.modeSource})
+				map[string]any{"mode": cfg.mode, "mode_source": cfg.modeSource, "hint": offlineFixturesHint(run.Root)})
 		}
 		if in.offline, err = loadFixtures(offlinePath, "offline"); err != nil {
 			return nil, err
@@ -677,6 +678,14 @@ func (e *Engine) Validate(ctx context.Context, a ValidateArgs, events chan<- Eve
 	}
 	e.auditValidate(run, a.Reason, res)
 	return res, nil
+}
+
+// offlineFixturesHint says what offline fixtures are and how to get them.
+func offlineFixturesHint(root string) string {
+	return "offline mode fetches nothing: each URL's status comes from a fixtures file, a JSON object mapping URL to " +
+		"valid|paywalled|blocked|mismatch|invalid (README: \"Offline fixtures\"). Write " + filepath.Join(root, "offline-fixtures.json") +
+		" (`citegate init DIR --waves FILES --fixtures-template` lists every cited URL as valid, to correct), pass " +
+		"--offline-fixtures-path, or set effective.citations.mode to online in run-config.json"
 }
 
 // writeValidation writes citations.jsonl and, in online mode, the side

@@ -51,11 +51,13 @@ func Execute(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		res, err = d.Engine.Render(ctx, c.Render)
 	case "run":
 		if interactive(c, s) {
-			return runInteractive(ctx, d, c.Run, s, interactiveOptions{logFile: c.LogFile, verifyFile: c.OutputFile})
+			return runInteractive(ctx, d, c.Run, s, interactiveOptions{logFile: c.LogFile, verifyFile: c.OutputFile, junitFile: c.JUnitFile})
 		}
-		return runPipeline(ctx, d, c.Run, s, c.OutputFile)
+		return runPipeline(ctx, d, c.Run, s, c.OutputFile, c.JUnitFile)
 	case "demo":
 		return runDemo(ctx, d, c, s)
+	case "init":
+		return runInit(ctx, d, c, s)
 	case "verify":
 		return runVerify(ctx, d, c, s)
 	default:
@@ -93,7 +95,7 @@ func consume(s cli.Streams, call func(chan<- engine.Event) (any, error)) (any, e
 	return res, err
 }
 
-func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams, verifyFile string) int {
+func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams, verifyFile, junitFile string) int {
 	if verifyFile != "" {
 		// Read before the run, so that an unreadable file fails before
 		// anything is written, and the verification joins the run's commit.
@@ -111,6 +113,9 @@ func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams, v
 	noteLateSignal(ctx, s)
 	cli.PrintJSON(s.Out, sum)
 	fmt.Fprintf(s.Err, "citegate: %s\n", sum.GateC.Notes)
+	if !writeJUnit(d, sum, junitFile, s) {
+		return cli.ExitFailure
+	}
 	if !sum.Passed() {
 		return cli.ExitGateFailed
 	}
@@ -133,9 +138,9 @@ func runDemo(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		fmt.Fprintf(s.Err, "citegate: demo run copied to %s (offline fixtures)\n", manifest.Root)
 		a := engine.RunArgs{ManifestPath: manifest.Path, Reason: "citegate demo"}
 		if interactive(c, s) {
-			return runInteractive(ctx, d, a, s, interactiveOptions{logFile: c.LogFile})
+			return runInteractive(ctx, d, a, s, interactiveOptions{logFile: c.LogFile, junitFile: c.JUnitFile})
 		}
-		return runPipeline(ctx, d, a, s, "")
+		return runPipeline(ctx, d, a, s, "", c.JUnitFile)
 	}
 	sd, err := startSimDemo(d.Demo, c.DemoDir)
 	if err != nil {
@@ -148,7 +153,7 @@ func runDemo(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 	fmt.Fprintln(s.Err, "citegate: SIMULATED WEB — every cited site, Bright Data and Apify are simulated in this process; no real site is contacted")
 	a := engine.RunArgs{ManifestPath: sd.run.Path, Reason: "citegate demo"}
 	if interactive(c, s) {
-		return runInteractive(ctx, d, a, s, interactiveOptions{simulated: true, logFile: c.LogFile})
+		return runInteractive(ctx, d, a, s, interactiveOptions{simulated: true, logFile: c.LogFile, junitFile: c.JUnitFile})
 	}
-	return runPipeline(ctx, d, a, s, "")
+	return runPipeline(ctx, d, a, s, "", c.JUnitFile)
 }

@@ -28,6 +28,8 @@ type interactiveOptions struct {
 	// run starts and verified inside every run's commit (reruns included,
 	// since they rewrite the citations), as the headless path does.
 	verifyFile string
+	// junitFile receives the JUnit report of the completed run.
+	junitFile string
 }
 
 // runs tracks the pipeline runs of one terminal UI session (the run and its
@@ -154,6 +156,9 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams
 	fmt.Fprintf(s.Err, "citegate: %s Artifacts: %s\n", sum.GateC.Notes, sum.Artifacts.Citations)
 	if sum.Verify != nil {
 		fmt.Fprintf(s.Err, "citegate: %s\n", verifyLine(sum.Verify))
+	}
+	if !writeJUnit(d, sum, o.junitFile, s) {
+		return cli.ExitFailure
 	}
 	if !sum.Passed() {
 		return cli.ExitGateFailed

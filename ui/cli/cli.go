@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/citegate/citegate/engine"
@@ -25,6 +26,7 @@ type Command struct {
 	GateC     engine.GateCArgs
 	Render    engine.RenderArgs
 	Run       engine.RunArgs
+	Init      engine.InitArgs
 	Verify    verify.Args
 	// OutputFile is verify's agent output ("-" for stdin); for run,
 	// --verify names a synthesis file to verify after Gate C.
@@ -41,6 +43,8 @@ type Command struct {
 	// LogFile receives the progress log in terminal-UI mode, which never
 	// prints over the screen.
 	LogFile string
+	// JUnitFile receives a JUnit XML report of the run (run, demo).
+	JUnitFile string
 }
 
 // UsageError is a command-line mistake; it maps to ExitUsage (see
@@ -67,6 +71,27 @@ func (b *binder) str(name string, dst *string, usage string) {
 	b.applies[name] = func() { *dst = *v }
 }
 
+// path binds a path flag. A relative path is resolved against the working
+// directory, so every path the command line takes may be relative; "-"
+// (stdin, for --output-file) is kept. Paths given in --args-json keep the
+// tool specs' rule (absolute only; the engine checks).
+func (b *binder) path(name string, dst *string, usage string) {
+	v := new(string)
+	b.fs.StringVar(v, name, "", usage)
+	b.applies[name] = func() { *dst = absPath(*v) }
+}
+
+// absPath resolves p against the working directory; "" and "-" are kept.
+func absPath(p string) string {
+	if p == "" || p == "-" || filepath.IsAbs(p) {
+		return p
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
 func (b *binder) optBool(name string, dst **bool, usage string) {
 	v := new(bool)
 	b.fs.BoolVar(v, name, false, usage)
@@ -89,6 +114,14 @@ func (b *binder) integer(name string, dst *int, usage string) {
 	v := new(int)
 	b.fs.IntVar(v, name, 0, usage)
 	b.applies[name] = func() { *dst = *v }
+}
+
+// paths binds a repeatable path flag; relative paths are resolved against
+// the working directory when the command line is parsed.
+func (b *binder) paths(name string, dst *[]string, usage string) {
+	v := new(multiFlag)
+	b.fs.Var(v, name, usage)
+	b.applies[name] = func() { *dst = append(*dst, (*v)...) }
 }
 
 // list binds a comma-separated, repeatable flag: "--source-titles
@@ -154,44 +187,44 @@ const runExits = "exit codes: 0 Gate C passed; 4 Gate C failed; 1 pipeline error
 var specs = map[string]spec{
 	"extract": {
 		summary: "extract Sources URLs from wave markdown (deep_research_citations_extract_urls)",
-		usage:   "citegate extract --manifest-path ABS --reason TEXT [flags]", exits: toolExits, argsJSON: true, tool: true,
+		usage:   "citegate extract --manifest-path PATH --reason TEXT [flags]", exits: toolExits, argsJSON: true, tool: true,
 		required: func(c *Command) []requiredArg { return manifestAndReason(c.Extract.ManifestPath, c.Extract.Reason) },
 		bind: func(b *binder, c *Command) any {
 			a := &c.Extract
-			b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (required)")
+			b.path("manifest-path", &a.ManifestPath, "path to manifest.json (required; relative to the working directory)")
 			b.optBool("include-wave2", &a.IncludeWave2, "scan the wave-2 directory too (default true)")
 			b.list("source-titles", &a.SourceTitles, "also read the sections with these titles, comma-separated, like Sources (e.g. References,Bibliography; default: run-config.json effective.citations.source_section_titles)")
-			b.str("extracted-urls-path", &a.ExtractedURLsPath, "absolute output path (default <runRoot>/citations/extracted-urls.txt)")
-			b.str("found-by-path", &a.FoundByPath, "absolute output path (default <runRoot>/citations/found-by.json)")
+			b.path("extracted-urls-path", &a.ExtractedURLsPath, "output path (default <runRoot>/citations/extracted-urls.txt)")
+			b.path("found-by-path", &a.FoundByPath, "output path (default <runRoot>/citations/found-by.json)")
 			b.str("reason", &a.Reason, "audit reason (required)")
 			return a
 		},
 	},
 	"normalize": {
 		summary: "normalize extracted URLs and compute cids (deep_research_citations_normalize)",
-		usage:   "citegate normalize --manifest-path ABS --reason TEXT [flags]", exits: toolExits, argsJSON: true, tool: true,
+		usage:   "citegate normalize --manifest-path PATH --reason TEXT [flags]", exits: toolExits, argsJSON: true, tool: true,
 		required: func(c *Command) []requiredArg { return manifestAndReason(c.Normalize.ManifestPath, c.Normalize.Reason) },
 		bind: func(b *binder, c *Command) any {
 			a := &c.Normalize
-			b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (required)")
-			b.str("extracted-urls-path", &a.ExtractedURLsPath, "absolute input path (default <runRoot>/citations/extracted-urls.txt)")
-			b.str("normalized-urls-path", &a.NormalizedURLsPath, "absolute output path (default <runRoot>/citations/normalized-urls.txt)")
-			b.str("url-map-path", &a.URLMapPath, "absolute output path (default <runRoot>/citations/url-map.json)")
+			b.path("manifest-path", &a.ManifestPath, "path to manifest.json (required; relative to the working directory)")
+			b.path("extracted-urls-path", &a.ExtractedURLsPath, "input path (default <runRoot>/citations/extracted-urls.txt)")
+			b.path("normalized-urls-path", &a.NormalizedURLsPath, "output path (default <runRoot>/citations/normalized-urls.txt)")
+			b.path("url-map-path", &a.URLMapPath, "output path (default <runRoot>/citations/url-map.json)")
 			b.str("reason", &a.Reason, "audit reason (required)")
 			return a
 		},
 	},
 	"validate": {
 		summary: "classify every normalized URL and write citations.jsonl (deep_research_citations_validate)",
-		usage:   "citegate validate --manifest-path ABS --reason TEXT [flags]", exits: toolExits, argsJSON: true, tool: true,
+		usage:   "citegate validate --manifest-path PATH --reason TEXT [flags]", exits: toolExits, argsJSON: true, tool: true,
 		required: func(c *Command) []requiredArg { return manifestAndReason(c.Validate.ManifestPath, c.Validate.Reason) },
 		bind: func(b *binder, c *Command) any {
 			a := &c.Validate
-			b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (required)")
-			b.str("url-map-path", &a.URLMapPath, "absolute input path (default <runRoot>/citations/url-map.json)")
-			b.str("citations-path", &a.CitationsPath, "absolute output path (default <runRoot>/citations/citations.jsonl)")
-			b.str("offline-fixtures-path", &a.OfflineFixturesPath, "absolute fixtures path (required in offline mode)")
-			b.str("online-fixtures-path", &a.OnlineFixturesPath, "absolute online fixtures to replay (online mode)")
+			b.path("manifest-path", &a.ManifestPath, "path to manifest.json (required; relative to the working directory)")
+			b.path("url-map-path", &a.URLMapPath, "input path (default <runRoot>/citations/url-map.json)")
+			b.path("citations-path", &a.CitationsPath, "output path (default <runRoot>/citations/citations.jsonl)")
+			b.path("offline-fixtures-path", &a.OfflineFixturesPath, "offline fixtures path (required in offline mode unless <runRoot>/offline-fixtures.json exists)")
+			b.path("online-fixtures-path", &a.OnlineFixturesPath, "online fixtures to replay (online mode)")
 			b.optBool("online-dry-run", &a.OnlineDryRun, "online mode without network: every URL not settled by preflight or fixture is blocked")
 			b.str("reason", &a.Reason, "audit reason (required)")
 			b.boolean("headless", &c.Headless, "progress on stderr (this command has no terminal UI)")
@@ -201,13 +234,13 @@ var specs = map[string]spec{
 	},
 	"gate-c": {
 		summary: "compute Gate C from extracted URLs and citations (deep_research_gate_c_compute)",
-		usage:   "citegate gate-c --manifest-path ABS --reason TEXT [--write] [flags]", exits: toolExits, argsJSON: true, tool: true,
+		usage:   "citegate gate-c --manifest-path PATH --reason TEXT [--write] [flags]", exits: toolExits, argsJSON: true, tool: true,
 		required: func(c *Command) []requiredArg { return manifestAndReason(c.GateC.ManifestPath, c.GateC.Reason) },
 		bind: func(b *binder, c *Command) any {
 			a := &c.GateC
-			b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (required)")
-			b.str("citations-path", &a.CitationsPath, "absolute input path (default <runRoot>/citations/citations.jsonl)")
-			b.str("extracted-urls-path", &a.ExtractedURLsPath, "absolute input path (default <runRoot>/citations/extracted-urls.txt)")
+			b.path("manifest-path", &a.ManifestPath, "path to manifest.json (required; relative to the working directory)")
+			b.path("citations-path", &a.CitationsPath, "input path (default <runRoot>/citations/citations.jsonl)")
+			b.path("extracted-urls-path", &a.ExtractedURLsPath, "input path (default <runRoot>/citations/extracted-urls.txt)")
 			b.str("reason", &a.Reason, "audit reason (required)")
 			b.boolean("write", &a.Write, "also apply the update to gates.json (gates_write semantics)")
 			return a
@@ -215,20 +248,20 @@ var specs = map[string]spec{
 	},
 	"render": {
 		summary: "render the citations report (deep_research_citations_render_md)",
-		usage:   "citegate render --manifest-path ABS --reason TEXT [flags]", exits: toolExits, argsJSON: true, tool: true,
+		usage:   "citegate render --manifest-path PATH --reason TEXT [flags]", exits: toolExits, argsJSON: true, tool: true,
 		required: func(c *Command) []requiredArg { return manifestAndReason(c.Render.ManifestPath, c.Render.Reason) },
 		bind: func(b *binder, c *Command) any {
 			a := &c.Render
-			b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (required)")
-			b.str("citations-path", &a.CitationsPath, "absolute input path (default <runRoot>/citations/citations.jsonl)")
-			b.str("output-md-path", &a.OutputMDPath, "absolute output path (default <runRoot>/citations/validated-citations.md)")
+			b.path("manifest-path", &a.ManifestPath, "path to manifest.json (required; relative to the working directory)")
+			b.path("citations-path", &a.CitationsPath, "input path (default <runRoot>/citations/citations.jsonl)")
+			b.path("output-md-path", &a.OutputMDPath, "output path (default <runRoot>/citations/validated-citations.md)")
 			b.str("reason", &a.Reason, "audit reason (required)")
 			return a
 		},
 	},
 	"run": {
 		summary: "run extract → normalize → validate → Gate C → render on one run directory",
-		usage:   "citegate run [RUN_DIR | --manifest-path ABS] [flags]", exits: runExits, argsJSON: true,
+		usage:   "citegate run [RUN_DIR | --manifest-path PATH] [flags]", exits: runExits, argsJSON: true,
 		bind: func(b *binder, c *Command) any {
 			bindRun(b, c)
 			return &c.Run
@@ -242,7 +275,7 @@ var specs = map[string]spec{
 		},
 		bind: func(b *binder, c *Command) any {
 			a := &c.Verify
-			b.str("output-file", &c.OutputFile, "the agent output to check (a synthesis, a wave file), or - for stdin (required)")
+			b.path("output-file", &c.OutputFile, "the agent output to check (a synthesis, a wave file), or - for stdin (required)")
 			b.str("model", &a.Model, "judge model: lexical (offline, no key), claude-…, gpt-…, or a local model with --base-url (required)")
 			b.str("provider", &a.Provider, "anthropic | openai | openai-compatible | lexical (default: inferred from --model)")
 			b.str("base-url", &a.BaseURL, "API base URL (required for openai-compatible)")
@@ -257,14 +290,32 @@ var specs = map[string]spec{
 			return a
 		},
 	},
+	"init": {
+		summary: "create a run directory from your wave markdown files, ready for run",
+		usage:   "citegate init [DIR] [--waves FILE|DIR ...] [--waves2 FILE|DIR ...] [--mode offline|online] [--tier basic|standard|thorough] [--fixtures-template] [flags]",
+		exits:   "exit codes: 0 written; 1 error envelope (nothing written); 2 usage error",
+		bind: func(b *binder, c *Command) any {
+			a := &c.Init
+			b.paths("waves", &a.Waves, "a wave-1 markdown file, or a directory of them (repeatable; paths after it are taken too)")
+			b.paths("waves2", &a.Waves2, "a wave-2 markdown file, or a directory of them (repeatable)")
+			b.str("mode", &a.Mode, "offline (default: statuses from offline-fixtures.json, nothing fetched) or online")
+			b.str("tier", &a.Tier, "validation tier: basic, standard (default) or thorough")
+			b.str("run-id", &a.RunID, "run id (default dr_<directory name>)")
+			b.str("query", &a.Query, "the research question, for the manifest (default: the first wave file's title)")
+			b.boolean("fixtures-template", &a.FixturesTemplate, "offline mode: write offline-fixtures.json listing every cited URL as valid, to edit")
+			b.boolean("force", &a.Force, "replace files the directory already has")
+			return nil
+		},
+	},
 	"demo": {
 		summary: "run the embedded demo against a simulated web in this process (or --offline on fixtures)",
 		usage:   "citegate demo [--dir DIR] [--offline] [--headless]", exits: runExits,
 		bind: func(b *binder, c *Command) any {
 			b.str("dir", &c.DemoDir, "directory to copy the demo run into (default: a new temp dir)")
 			b.boolean("offline", &c.DemoOffline, "use the demo's offline fixtures instead of the simulated web")
-			b.str("log-file", &c.LogFile, "in the terminal UI, write the progress log to this file (nothing is printed over the screen)")
+			b.path("log-file", &c.LogFile, "in the terminal UI, write the progress log to this file (nothing is printed over the screen)")
 			b.boolean("headless", &c.Headless, "no terminal UI: JSON summary on stdout, progress on stderr (also without a terminal)")
+			b.path("report-junit", &c.JUnitFile, "also write a JUnit XML report here (see run --help)")
 			return nil
 		},
 	},
@@ -272,20 +323,21 @@ var specs = map[string]spec{
 
 func bindRun(b *binder, c *Command) {
 	a := &c.Run
-	b.str("manifest-path", &a.ManifestPath, "absolute path to manifest.json (or give RUN_DIR)")
+	b.path("manifest-path", &a.ManifestPath, "path to manifest.json (or give RUN_DIR, not both)")
 	b.optBool("include-wave2", &a.IncludeWave2, "scan the wave-2 directory too (default true)")
 	b.list("source-titles", &a.SourceTitles, "also read the sections with these titles, comma-separated, like Sources (e.g. References,Bibliography; default: run-config.json effective.citations.source_section_titles)")
-	b.str("offline-fixtures-path", &a.OfflineFixturesPath, "offline fixtures (default <runRoot>/offline-fixtures.json if present)")
-	b.str("online-fixtures-path", &a.OnlineFixturesPath, "online fixtures to replay (online mode)")
+	b.path("offline-fixtures-path", &a.OfflineFixturesPath, "offline fixtures (default <runRoot>/offline-fixtures.json if present)")
+	b.path("online-fixtures-path", &a.OnlineFixturesPath, "online fixtures to replay (online mode)")
 	b.optBool("online-dry-run", &a.OnlineDryRun, "online mode without network")
 	b.str("reason", &a.Reason, "audit reason (default \"citegate run\")")
 	b.boolean("headless", &c.Headless, "no terminal UI: JSON summary on stdout, progress on stderr (also without a terminal)")
-	b.str("log-file", &c.LogFile, "in the terminal UI, write the progress log to this file (nothing is printed over the screen)")
-	b.str("verify", &c.OutputFile, "after Gate C, verify this synthesis file with the lexical judge against the run's citations (writes citations/verify.json)")
+	b.path("log-file", &c.LogFile, "in the terminal UI, write the progress log to this file (nothing is printed over the screen)")
+	b.path("verify", &c.OutputFile, "after Gate C, verify this synthesis file with the lexical judge against the run's citations (writes citations/verify.json)")
+	b.path("report-junit", &c.JUnitFile, "also write a JUnit XML report here (one test case per citation; must-not-cite statuses fail; Gate C a test case and suite properties)")
 	bindNet(b, &c.Net)
 }
 
-var commandOrder = []string{"run", "demo", "extract", "normalize", "validate", "gate-c", "render", "verify"}
+var commandOrder = []string{"init", "run", "demo", "extract", "normalize", "validate", "gate-c", "render", "verify"}
 
 // Usage is the top-level help text.
 func Usage() string {
@@ -309,11 +361,18 @@ func CommandUsage(name string) string {
 	fs, _, _, _ := newFlagSet(name, s, &Command{})
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\nusage: %s\n\nflags:\n", s.summary, s.usage)
-	fs.SetOutput(&b)
+	var flags strings.Builder
+	fs.SetOutput(&flags)
 	fs.PrintDefaults()
+	// The flag package accepts one dash or two and prints one; the README
+	// and every example use two.
+	b.WriteString(flagLine.ReplaceAllString(flags.String(), "$1--$2"))
 	fmt.Fprintf(&b, "\n%s\n", s.exits)
 	return b.String()
 }
+
+// flagLine matches the start of a flag's line in PrintDefaults's output.
+var flagLine = regexp.MustCompile(`(?m)^(  )-([A-Za-z])`)
 
 // newFlagSet registers a command's flags. target is where --args-json
 // decodes to (nil when the command takes none), argsJSON its raw value.
@@ -363,17 +422,24 @@ func Parse(args []string) (*Command, error) {
 		return parseFailure(c, err)
 	}
 	rest := fs.Args()
+	runDirManifest := ""
 	if name == "run" && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
 		dir, err := filepath.Abs(rest[0])
 		if err != nil {
 			return nil, &UsageError{Command: name, Msg: err.Error()}
 		}
-		c.Run.ManifestPath = filepath.Join(dir, "manifest.json")
+		runDirManifest = filepath.Join(dir, "manifest.json")
 		// The flag package stops at the first operand; flags may follow RUN_DIR.
 		if err := fs.Parse(rest[1:]); err != nil {
 			return parseFailure(c, err)
 		}
 		rest = fs.Args()
+	}
+	if name == "init" {
+		var err error
+		if rest, err = parseInitOperands(fs, c, rest); err != nil {
+			return nil, err
+		}
 	}
 	if len(rest) > 0 {
 		return nil, &UsageError{Command: name, Msg: fmt.Sprintf("unexpected argument %q", rest[0])}
@@ -393,6 +459,18 @@ func Parse(args []string) (*Command, error) {
 			apply()
 		}
 	})
+	if runDirManifest != "" {
+		if c.Run.ManifestPath != "" && c.Run.ManifestPath != runDirManifest {
+			return nil, &UsageError{Command: name, Msg: fmt.Sprintf("give RUN_DIR or --manifest-path, not both (RUN_DIR means %s; --manifest-path says %s)",
+				runDirManifest, c.Run.ManifestPath)}
+		}
+		c.Run.ManifestPath = runDirManifest
+	}
+	if name == "init" {
+		if err := absInitPaths(c); err != nil {
+			return nil, err
+		}
+	}
 	if _, err := c.Net.Options(); err != nil {
 		return nil, &UsageError{Command: name, Msg: err.Error()}
 	}

@@ -67,7 +67,7 @@ func (n *NetFlags) Apply(net *engine.Network) {
 		return
 	}
 	net.BrightDataURL, net.ApifyURL = n.BrightDataURL, n.ApifyURL
-	net.CacheDir, net.CacheTTL = n.CacheDir, n.CacheTTL
+	net.CacheDir, net.CacheTTL = absPath(n.CacheDir), n.CacheTTL
 	net.Concurrency, net.PerHost, net.HostInterval = n.Concurrency, n.PerHost, n.HostInterval
 	net.PerAddress = n.PerAddress
 	if n.PerAddress == 0 {

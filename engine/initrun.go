@@ -1,0 +1,344 @@
+package engine
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/citegate/citegate/engine/fsx"
+	"github.com/citegate/citegate/engine/jsonx"
+	"github.com/citegate/citegate/netguard"
+	"github.com/citegate/citegate/parse"
+	"github.com/citegate/citegate/parse/icu"
+)
+
+// InitArgs configures `citegate init`: a complete run directory from wave
+// markdown a user already has, so that `citegate run DIR` works next.
+type InitArgs struct {
+	// Dir is the run directory (absolute; created if missing).
+	Dir string `json:"dir"`
+	// Waves and Waves2 are markdown files, or directories whose *.md files
+	// are taken, copied into wave-1/ and wave-2/.
+	Waves  []string `json:"waves,omitempty"`
+	Waves2 []string `json:"waves2,omitempty"`
+	// Mode is offline (the default: nothing is fetched; statuses come from
+	// offline-fixtures.json) or online.
+	Mode string `json:"mode,omitempty"`
+	// Tier is the validation tier (basic, standard, thorough; default
+	// standard).
+	Tier string `json:"tier,omitempty"`
+	// RunID defaults to one made from the directory's name.
+	RunID string `json:"run_id,omitempty"`
+	// Query is the research question the manifest records (default: the
+	// first wave file's title).
+	Query string `json:"query,omitempty"`
+	// FixturesTemplate writes offline-fixtures.json listing every URL the
+	// waves cite as "valid", for the user to correct.
+	FixturesTemplate bool `json:"fixtures_template,omitempty"`
+	// Force replaces files init would otherwise refuse to overwrite.
+	Force bool `json:"force,omitempty"`
+}
+
+// InitResult is init's success envelope.
+type InitResult struct {
+	OK           bool     `json:"ok"`
+	RunDir       string   `json:"run_dir"`
+	ManifestPath string   `json:"manifest_path"`
+	RunID        string   `json:"run_id"`
+	Mode         string   `json:"mode"`
+	Tier         string   `json:"tier"`
+	WaveFiles    []string `json:"wave_files"`
+	// Written lists every file init wrote, relative to the run directory.
+	Written []string `json:"written"`
+	// FixturesURLs counts the URLs the fixtures template lists.
+	FixturesURLs *int `json:"fixtures_urls,omitempty"`
+	// Next says what to do now.
+	Next     []string `json:"next"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+var runIDUnsafe = regexp.MustCompile(`[^a-z0-9_]+`)
+
+// Init writes a run directory: manifest.json (manifest.v1, artifacts.root
+// the directory), run-config.json (run_config.v1 with the mode and tier
+// explicit, so a run never goes online unasked), gates.json, the wave
+// files, and with FixturesTemplate offline-fixtures.json. Everything is
+// written in one commit (fsx.Commit): an error leaves the directory as it
+// was. Files that exist are refused unless Force.
+func (e *Engine) Init(ctx context.Context, a InitArgs) (*InitResult, error) {
+	if !filepath.IsAbs(a.Dir) {
+		return nil, newError(CodeInvalidArgs, "init: the run directory must be an absolute path", map[string]any{"dir": a.Dir})
+	}
+	a.Mode = cmp.Or(a.Mode, ModeOffline)
+	if a.Mode != ModeOffline && a.Mode != ModeOnline {
+		return nil, newError(CodeInvalidArgs, "init: --mode must be offline or online", map[string]any{"mode": a.Mode})
+	}
+	a.Tier = cmp.Or(a.Tier, "standard")
+	if !slices.Contains([]string{"basic", "standard", "thorough"}, a.Tier) {
+		return nil, newError(CodeInvalidArgs, "init: --tier must be basic, standard or thorough", map[string]any{"tier": a.Tier})
+	}
+	if st, err := os.Stat(a.Dir); err == nil && !st.IsDir() {
+		return nil, newError(CodeInvalidArgs, "init: the run directory path is a file", map[string]any{"dir": a.Dir})
+	}
+	waves, err := waveSources(a.Waves, "wave-1")
+	if err != nil {
+		return nil, err
+	}
+	waves2, err := waveSources(a.Waves2, "wave-2")
+	if err != nil {
+		return nil, err
+	}
+	all := slices.Concat(waves, waves2)
+	if a.FixturesTemplate && len(all) == 0 {
+		return nil, newError(CodeInvalidArgs, "init: --fixtures-template needs wave files (--waves) to list their URLs", nil)
+	}
+	now := e.nowISO()
+	runID := a.RunID
+	if runID == "" {
+		base := runIDUnsafe.ReplaceAllString(strings.ToLower(filepath.Base(a.Dir)), "_")
+		runID = "dr_" + strings.Trim(base, "_")
+		if runID == "dr_" {
+			runID = "dr_run"
+		}
+	}
+	query := cmp.Or(strings.TrimSpace(a.Query), firstTitle(all), "Citations of "+filepath.Base(a.Dir))
+	sensitivity := "normal"
+	if a.Mode == ModeOffline {
+		sensitivity = "no_web"
+	}
+
+	res := &InitResult{OK: true, RunDir: a.Dir, ManifestPath: filepath.Join(a.Dir, "manifest.json"), RunID: runID,
+		Mode: a.Mode, Tier: a.Tier, WaveFiles: []string{}, Written: []string{}}
+	var files []fsx.File
+	add := func(rel string, data []byte) {
+		files = append(files, fsx.File{Path: filepath.Join(a.Dir, filepath.FromSlash(rel)), Data: data})
+		res.Written = append(res.Written, rel)
+	}
+	manifest, err := jsonx.MarshalFile(initManifest(runID, now, query, sensitivity, a.Dir))
+	if err != nil {
+		return nil, err
+	}
+	add("manifest.json", manifest)
+	cfg, err := jsonx.MarshalFile(initRunConfig(runID, now, sensitivity, a.Mode, a.Tier))
+	if err != nil {
+		return nil, err
+	}
+	add("run-config.json", cfg)
+	gates, err := jsonx.MarshalFile(newGatesDoc(runID, now))
+	if err != nil {
+		return nil, err
+	}
+	add("gates.json", gates)
+	for _, w := range all {
+		add(w.rel, w.data)
+		res.WaveFiles = append(res.WaveFiles, w.rel)
+	}
+	if a.Mode == ModeOffline && a.FixturesTemplate {
+		tmpl, n, warnings, err := fixturesTemplate(ctx, all)
+		if err != nil {
+			return nil, err
+		}
+		add("offline-fixtures.json", tmpl)
+		res.FixturesURLs, res.Warnings = &n, warnings
+	} else if a.FixturesTemplate {
+		res.Warnings = append(res.Warnings, "--fixtures-template ignored: online mode fetches every URL")
+	}
+	if !a.Force {
+		var exist []string
+		for _, f := range files {
+			if _, err := os.Lstat(f.Path); err == nil {
+				exist = append(exist, relPOSIX(a.Dir, f.Path))
+			}
+		}
+		if len(exist) > 0 {
+			return nil, newError(CodeInvalidArgs, "init: the run directory already has these files; nothing was written (--force replaces them)",
+				map[string]any{"dir": a.Dir, "existing": exist})
+		}
+	}
+	if err := os.MkdirAll(a.Dir, 0o755); err != nil {
+		return nil, newError(CodeWriteFailed, "init: cannot create the run directory", map[string]any{"dir": a.Dir, "reason": err.Error()})
+	}
+	if err := fsx.Commit(ctx, fsx.Batch{Root: a.Dir, Files: files}); err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, cancelled()
+		}
+		return nil, newError(CodeWriteFailed, "init: cannot write the run directory; nothing was written", map[string]any{"dir": a.Dir, "reason": err.Error()})
+	}
+	res.Next = initNext(a, res)
+	return res, nil
+}
+
+// initNext is what the user does after init.
+func initNext(a InitArgs, res *InitResult) []string {
+	var next []string
+	if len(res.WaveFiles) == 0 {
+		next = append(next, "put the wave markdown files (each with a ## Sources section) in "+filepath.Join(a.Dir, "wave-1"))
+	}
+	if a.Mode == ModeOffline && res.FixturesURLs == nil {
+		next = append(next, "offline mode settles every URL from "+filepath.Join(a.Dir, "offline-fixtures.json")+
+			` ({"<url>": "valid|paywalled|blocked|mismatch|invalid", …}); write it, or run init again with --fixtures-template --force`)
+	}
+	if res.FixturesURLs != nil {
+		next = append(next, "correct the statuses in "+filepath.Join(a.Dir, "offline-fixtures.json")+" (every URL is listed as valid)")
+	}
+	return append(next, "citegate run "+a.Dir)
+}
+
+// waveFileSource is one wave file to copy: its destination relative to the
+// run directory and its content.
+type waveFileSource struct {
+	rel  string
+	data []byte
+}
+
+// waveSources reads the given files and directories (their *.md files,
+// sorted) into destinations under dir; base names that collide get -2, -3…
+func waveSources(paths []string, dir string) ([]waveFileSource, error) {
+	var out []waveFileSource
+	used := map[string]bool{}
+	take := func(p string) error {
+		data, err := fsx.ReadLimited(p, maxWaveFileBytes)
+		if err != nil {
+			return readError("wave file", p, "wave file missing", err)
+		}
+		if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+			return newError(CodeInvalidInput, "wave file is not UTF-8 text", map[string]any{"path": p})
+		}
+		base := filepath.Base(p)
+		ext := filepath.Ext(base)
+		stem := strings.TrimSuffix(base, ext)
+		name := stem + ".md"
+		for i := 2; used[name]; i++ {
+			name = fmt.Sprintf("%s-%d.md", stem, i)
+		}
+		used[name] = true
+		out = append(out, waveFileSource{rel: dir + "/" + name, data: data})
+		return nil
+	}
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, readError("wave file", p, "wave file missing", err)
+		}
+		if !st.IsDir() {
+			if err := take(p); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return nil, readError("wave dir", p, "wave dir missing", err)
+		}
+		var names []string
+		for _, en := range entries {
+			if en.Type().IsRegular() && strings.EqualFold(filepath.Ext(en.Name()), ".md") {
+				names = append(names, en.Name())
+			}
+		}
+		icu.Sort(names)
+		if len(names) == 0 {
+			return nil, newError(CodeInvalidArgs, "init: the directory has no .md files", map[string]any{"path": p})
+		}
+		for _, n := range names {
+			if err := take(filepath.Join(p, n)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// firstTitle is the first level-one heading of the first wave file.
+func firstTitle(waves []waveFileSource) string {
+	if len(waves) == 0 {
+		return ""
+	}
+	for _, line := range strings.Split(string(waves[0].data), "\n") {
+		if t, ok := strings.CutPrefix(strings.TrimSpace(line), "# "); ok && strings.TrimSpace(t) != "" {
+			return truncate(strings.TrimSpace(t), 200)
+		}
+	}
+	return ""
+}
+
+// fixturesTemplate lists every URL the waves cite, normalized as run
+// normalizes it (after redaction), each "valid", in collation order: the
+// offline fixtures format's map shape.
+func fixturesTemplate(ctx context.Context, waves []waveFileSource) ([]byte, int, []string, error) {
+	seen := map[string]bool{}
+	var urls, warnings []string
+	for _, w := range waves {
+		links, err := parse.SourcesWith(ctx, w.data, parse.SourcesOptions{})
+		if err != nil {
+			return nil, 0, nil, newError(CodeInvalidInput, "wave file too complex to parse", map[string]any{"path": w.rel, "reason": err.Error()})
+		}
+		for _, l := range links {
+			red, _ := netguard.RedactURL(l.URL)
+			n, perr := normalizeOne(red, "")
+			if perr != nil {
+				warnings = append(warnings, fmt.Sprintf("%s: %s is not listed: %s", w.rel, red, perr.Message))
+				continue
+			}
+			if !seen[n] {
+				seen[n] = true
+				urls = append(urls, n)
+			}
+		}
+	}
+	icu.Sort(urls)
+	var b bytes.Buffer
+	b.WriteString("{")
+	for i, u := range urls {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n  ")
+		b.Write(jsonx.AppendString(nil, u))
+		b.WriteString(`: "valid"`)
+	}
+	if len(urls) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("}\n")
+	return b.Bytes(), len(urls), warnings, nil
+}
+
+// initManifest is a minimal complete manifest.v1 for a citations run.
+func initManifest(runID, now, query, sensitivity, root string) map[string]any {
+	return map[string]any{
+		"schema_version": "manifest.v1", "run_id": runID, "created_at": now, "updated_at": now, "revision": 1,
+		"mode": "standard", "status": "running",
+		"query": map[string]any{"text": query, "constraints": map[string]any{}, "sensitivity": sensitivity},
+		"stage": map[string]any{"current": "citations", "started_at": now, "history": []any{}},
+		"limits": map[string]any{"max_wave1_agents": 6, "max_wave2_agents": 6, "max_summary_kb": 5,
+			"max_total_summary_kb": 60, "max_review_iterations": 4},
+		"agents": map[string]any{"policy": "existing-runtime-only"},
+		"artifacts": map[string]any{"root": root, "paths": map[string]any{
+			"wave1_dir": "wave-1", "wave2_dir": "wave-2", "citations_dir": "citations", "summaries_dir": "summaries",
+			"synthesis_dir": "synthesis", "logs_dir": "logs", "gates_file": "gates.json", "perspectives_file": "perspectives.json",
+			"citations_file": "citations/citations.jsonl", "summary_pack_file": "summaries/summary-pack.json", "pivot_file": "pivot.json",
+		}},
+		"metrics": map[string]any{}, "failures": []any{},
+	}
+}
+
+// initRunConfig is run-config.json with the mode and tier explicit.
+func initRunConfig(runID, now, sensitivity, mode, tier string) map[string]any {
+	return map[string]any{
+		"schema_version": "run_config.v1", "run_id": runID, "created_at": now,
+		"effective": map[string]any{
+			"sensitivity": sensitivity,
+			"citations": map[string]any{"mode": mode, "validation_tier": tier,
+				"endpoints": map[string]any{"brightdata": nil, "apify": nil}},
+		},
+	}
+}
