@@ -45,6 +45,9 @@ type Command struct {
 	LogFile string
 	// JUnitFile receives a JUnit XML report of the run (run, demo).
 	JUnitFile string
+	// AllowFetch is mcp's --allow-fetch: the operator lets verify_citations
+	// fetch cited sources.
+	AllowFetch bool
 }
 
 // UsageError is a command-line mistake; it maps to ExitUsage (see
@@ -307,6 +310,16 @@ var specs = map[string]spec{
 			return nil
 		},
 	},
+	"mcp": {
+		summary: "serve the tools to an agent over the Model Context Protocol (stdio)",
+		usage:   "citegate mcp [--allow-fetch] [network flags]",
+		exits:   "exit codes: 0 the client closed the connection; 1 the server failed; 2 usage error; 3 interrupted",
+		bind: func(b *binder, c *Command) any {
+			b.boolean("allow-fetch", &c.AllowFetch, "let verify_citations fetch cited sources (also CITEGATE_ALLOW_FETCH=1 or IRIS_CITATION_ALLOW_FETCH=1); off, a client's allow_fetch:true is not enough")
+			bindNet(b, &c.Net)
+			return nil
+		},
+	},
 	"demo": {
 		summary: "run the embedded demo against a simulated web in this process (or --offline on fixtures)",
 		usage:   "citegate demo [--dir DIR] [--offline] [--headless]", exits: runExits,
@@ -337,7 +350,7 @@ func bindRun(b *binder, c *Command) {
 	bindNet(b, &c.Net)
 }
 
-var commandOrder = []string{"init", "run", "demo", "extract", "normalize", "validate", "gate-c", "render", "verify"}
+var commandOrder = []string{"init", "run", "demo", "mcp", "extract", "normalize", "validate", "gate-c", "render", "verify"}
 
 // Usage is the top-level help text.
 func Usage() string {

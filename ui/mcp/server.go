@@ -1,0 +1,181 @@
+// Package mcp serves citegate's tools over the Model Context Protocol
+// (`citegate mcp`, stdio), on the official Go SDK: the reference pipeline's
+// five tools under the seeds' names, a run tool for the whole pipeline, and
+// seed 002's verify_citations. A tool's result is the envelope the CLI
+// prints ({"ok":true,...} or {"ok":false,"error":{...}}), as text content,
+// with isError set for ok:false. Arguments are checked against the tool's
+// input schema (unknown keys refused, as --args-json refuses them) and paths
+// must be absolute, the tool specs' rule.
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/citegate/citegate/engine"
+	"github.com/citegate/citegate/engine/jsonx"
+	"github.com/citegate/citegate/engine/verify"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options are the operator's choices for a server.
+type Options struct {
+	// Version is what the server reports as its version.
+	Version string
+	// AllowFetch is the operator's consent for verify_citations to fetch
+	// cited sources (`citegate mcp --allow-fetch`, or CITEGATE_ALLOW_FETCH=1
+	// / IRIS_CITATION_ALLOW_FETCH=1 in the environment). Without it a
+	// client's allow_fetch:true is not enough.
+	AllowFetch bool
+}
+
+// NewServer builds the server with every tool registered on e.
+func NewServer(e *engine.Engine, o Options) (*mcp.Server, error) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "citegate", Version: o.Version}, &mcp.ServerOptions{
+		Instructions: "citegate checks the citations of deep-research wave files: extract → normalize → validate → " +
+			"Gate C → render on a run directory (or deep_research_citations_run for all five), and verify_citations " +
+			"checks whether cited sources support an agent output's claims. Paths must be absolute.",
+	})
+	t := tools{e: e, o: o}
+	errs := []error{add(s, "deep_research_citations_extract_urls", "Extract the URLs of the wave files' Sources sections (citations/extracted-urls.txt, found-by.json).",
+		func(ctx context.Context, _ *mcp.CallToolRequest, a engine.ExtractArgs) (any, error) {
+			return e.Extract(ctx, a)
+		}),
+		add(s, "deep_research_citations_normalize", "Normalize the extracted URLs and compute their cids (citations/normalized-urls.txt, url-map.json).",
+			func(ctx context.Context, _ *mcp.CallToolRequest, a engine.NormalizeArgs) (any, error) {
+				return e.Normalize(ctx, a)
+			}),
+		add(s, "deep_research_citations_validate", "Classify every normalized URL as valid, paywalled, blocked, mismatch or invalid (citations/citations.jsonl). Sends progress notifications when the request has a progress token.",
+			t.validate),
+		add(s, "deep_research_gate_c_compute", "Compute Gate C (may synthesis start?) from the extracted URLs and the citations; write:true also updates gates.json.",
+			func(ctx context.Context, _ *mcp.CallToolRequest, a engine.GateCArgs) (any, error) {
+				return e.GateC(ctx, a)
+			}),
+		add(s, "deep_research_citations_render_md", "Render citations/validated-citations.md from citations.jsonl.",
+			func(ctx context.Context, _ *mcp.CallToolRequest, a engine.RenderArgs) (any, error) {
+				return e.Render(ctx, a)
+			}),
+		add(s, "deep_research_citations_run", "Run extract → normalize → validate → Gate C → render on one run directory in one all-or-nothing commit. Sends progress notifications when the request has a progress token.",
+			t.run),
+		add(s, "verify_citations", "Extract the citations of an agent output, fetch the cited sources (only when the operator started the server with --allow-fetch) and judge whether each supports its claim. Returns per-citation verdicts and an overall support ratio (seed 002).",
+			t.verify),
+	}
+	return s, errors.Join(errs...)
+}
+
+// tools holds what the handlers that do more than call the engine need.
+type tools struct {
+	e *engine.Engine
+	o Options
+}
+
+// add registers a tool whose arguments decode into In. The input schema is
+// inferred from In's JSON fields (fields without omitempty are required;
+// no other keys are allowed).
+func add[In any](s *mcp.Server, name, description string, call func(context.Context, *mcp.CallToolRequest, In) (any, error)) error {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		return fmt.Errorf("mcp: schema for %s: %w", name, err)
+	}
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		return fmt.Errorf("mcp: resolve schema for %s: %w", name, err)
+	}
+	tool := &mcp.Tool{Name: name, Description: description, InputSchema: schema}
+	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		in, err := decodeArgs[In](req.Params.Arguments, resolved)
+		if err != nil {
+			return envelope(nil, err), nil
+		}
+		res, err := call(ctx, req, in)
+		return envelope(res, err), nil
+	})
+	return nil
+}
+
+// decodeArgs checks raw arguments against the tool's schema and decodes them.
+func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, error) {
+	var in In
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return in, argError("arguments are not JSON: " + err.Error())
+	}
+	if err := schema.Validate(doc); err != nil {
+		return in, argError("arguments do not match the tool's input schema: " + err.Error())
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return in, argError("arguments: " + err.Error())
+	}
+	return in, nil
+}
+
+func argError(msg string) error {
+	return &engine.Error{Code: engine.CodeInvalidArgs, Message: msg, Details: map[string]any{}}
+}
+
+// envelope is a tool result: the CLI's envelope as text, isError for
+// ok:false.
+func envelope(res any, err error) *mcp.CallToolResult {
+	v := res
+	if err != nil {
+		v = struct {
+			OK    bool          `json:"ok"`
+			Error *engine.Error `json:"error"`
+		}{false, engine.AsError(err)}
+	}
+	b, merr := jsonx.MarshalFile(v)
+	if merr != nil {
+		b = []byte(`{"ok":false,"error":{"code":"WRITE_FAILED","message":"cannot encode result","details":{}}}` + "\n")
+		err = merr
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, IsError: err != nil}
+}
+
+func (t tools) validate(ctx context.Context, req *mcp.CallToolRequest, a engine.ValidateArgs) (any, error) {
+	return withProgress(ctx, req, func(ch chan<- engine.Event) (any, error) { return t.e.Validate(ctx, a, ch) })
+}
+
+func (t tools) run(ctx context.Context, req *mcp.CallToolRequest, a engine.RunArgs) (any, error) {
+	return withProgress(ctx, req, func(ch chan<- engine.Event) (any, error) { return t.e.Run(ctx, a, ch) })
+}
+
+// verifyArgs are seed 002's verify_citations parameters: the output text
+// and verify.Args's.
+type verifyArgs struct {
+	Output             string   `json:"output"`
+	Model              string   `json:"model"`
+	Provider           string   `json:"provider,omitempty"`
+	BaseURL            string   `json:"base_url,omitempty"`
+	AllowFetch         *bool    `json:"allow_fetch,omitempty"`
+	DomainAllowlist    []string `json:"domain_allowlist,omitempty"`
+	MaxCostUSDTotal    *float64 `json:"max_cost_usd_total,omitempty"`
+	MaxCitations       int      `json:"max_citations,omitempty"`
+	PerSourceTimeoutMS int      `json:"per_source_timeout_ms,omitempty"`
+	PerSourceMaxBytes  int      `json:"per_source_max_bytes,omitempty"`
+	TraceID            string   `json:"trace_id,omitempty"`
+	NoAbstain          bool     `json:"no_abstain,omitempty"`
+}
+
+// verify runs verify_citations. Fetching needs the operator's consent
+// (Options.AllowFetch); with it, allow_fetch defaults to true (seed 002:
+// "defaults to IRIS_CITATION_ALLOW_FETCH=1") and a client may still pass
+// false. Without it, allow_fetch:true is refused, each source reported
+// fetch-disabled, as the CLI does without --allow-fetch.
+func (t tools) verify(ctx context.Context, _ *mcp.CallToolRequest, a verifyArgs) (any, error) {
+	if len(a.Output) > verify.MaxOutputBytes {
+		return nil, &engine.Error{Code: engine.CodeInvalidInput, Message: "output over 16 MiB", Details: map[string]any{}}
+	}
+	allow := t.o.AllowFetch && (a.AllowFetch == nil || *a.AllowFetch)
+	return t.e.Verify(ctx, []byte(a.Output), verify.Args{Model: a.Model, Provider: a.Provider, BaseURL: a.BaseURL,
+		AllowFetch: allow, DomainAllowlist: a.DomainAllowlist, MaxCostUSDTotal: a.MaxCostUSDTotal, MaxCitations: a.MaxCitations,
+		PerSourceTimeoutMS: a.PerSourceTimeoutMS, PerSourceMaxBytes: a.PerSourceMaxBytes, TraceID: a.TraceID, NoAbstain: a.NoAbstain})
+}
