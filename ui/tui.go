@@ -360,6 +360,9 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Help):
 		m.help.ShowAll = !m.help.ShowAll
 		return m, nil
+	case m.help.ShowAll && key.Matches(msg, k.Back):
+		m.help.ShowAll = false // esc closes the help first
+		return m, nil
 	}
 	switch m.state {
 	case viewDetail, viewClaimDetail:
@@ -497,6 +500,15 @@ func (m *Model) onStreamClosed() tea.Cmd {
 
 func (m *Model) complete(o Outcome, ok bool) {
 	m.completed = true
+	if m.rerunning {
+		// The rerun is over: its label goes, and the rows it did not
+		// recheck may take a later rerun's events again.
+		m.note = ""
+		m.list.rechecking = false
+		for _, r := range m.list.rows {
+			r.recheck = false
+		}
+	}
 	m.rerunning = false
 	if ok {
 		m.summary, m.runErr = o.Summary, o.Err
@@ -579,5 +591,53 @@ func (m Model) helpView() string {
 	case m.list.searching:
 		km = searchKeys{}
 	}
-	return m.help.View(km)
+	if m.help.ShowAll {
+		return m.help.View(km)
+	}
+	return m.shortHelp(km.ShortHelp())
+}
+
+// shortHelp is the one-line key help. Its last two bindings (? help, q quit)
+// are essential: they always show, at the right, and the others take the
+// room left, cut with "…" when it runs out (bubbles' help would cut the
+// essential ones first, being last).
+func (m Model) shortHelp(bindings []key.Binding) string {
+	k := m.c.keys
+	n := len(bindings)
+	if n < 2 || bindings[n-1].Help() != k.Quit.Help() || bindings[n-2].Help() != k.Help.Help() {
+		return m.help.ShortHelpView(bindings) // the search box's help has no essentials
+	}
+	essential := bindings[n-2:]
+	h := m.help
+	h.Width = 0
+	right := h.ShortHelpView(essential)
+	sep := h.ShortSeparator
+	room := m.c.width - lipgloss.Width(right) - lipgloss.Width(sep)
+	if room < 8 {
+		return right
+	}
+	// bubbles' help does not always keep to its Width, so the other keys
+	// are laid out here, whole, until the room runs out.
+	left := ""
+	for i, b := range bindings[:n-2] {
+		item := h.ShortHelpView([]key.Binding{b})
+		if item == "" {
+			continue // disabled
+		}
+		next := item
+		if left != "" {
+			next = left + sep + item
+		}
+		if lipgloss.Width(next) > room-2 && i < n-2 {
+			if left != "" {
+				left += " …"
+			}
+			break
+		}
+		left = next
+	}
+	if left == "" {
+		return right
+	}
+	return left + sep + right
 }

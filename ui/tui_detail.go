@@ -65,12 +65,12 @@ func (d *detailModel) render(now time.Time) string {
 	field, section, block := out.field, out.section, out.block
 	c := r.cit
 
-	field("Normalized URL", r.url)
+	out.urlField("Normalized URL", r.url)
 	field("CID", r.cid)
 	if c != nil {
-		field("Final URL", clean(c.URL))
+		out.urlField("Final URL", clean(c.URL))
 		if c.URLOriginal != "" && c.URLOriginal != c.URL {
-			field("Original URL", clean(c.URLOriginal))
+			out.urlField("Original URL", clean(c.URLOriginal))
 		}
 	}
 	if len(r.redirects) > 0 {

@@ -37,12 +37,14 @@ type attemptRec struct {
 // cid (else the URL) rather than Event.Index, because a rerun stream numbers
 // its smaller work list from zero again.
 type row struct {
-	key    string
-	index  int
-	url    string
-	cid    string
-	domain string
-	state  rowState
+	key   string
+	index int
+	// recheck marks a row a rerun is checking again (listModel.rechecking).
+	recheck bool
+	url     string
+	cid     string
+	domain  string
+	state   rowState
 	// rung and attempt are the current (or deciding) rung and attempt.
 	rung      string
 	attempt   int
@@ -107,7 +109,7 @@ func (r *row) httpStatus() int {
 
 // reset puts a row back to queued for a rerun; its identity stays.
 func (r *row) reset() {
-	*r = row{key: r.key, index: r.index, url: r.url, cid: r.cid, domain: r.domain, reruns: r.reruns + 1}
+	*r = row{key: r.key, index: r.index, url: r.url, cid: r.cid, domain: r.domain, reruns: r.reruns + 1, recheck: r.recheck}
 	r.reindex()
 }
 
@@ -281,6 +283,11 @@ type listModel struct {
 	search    textinput.Model
 	searching bool
 	query     string // applied search, lower-cased
+	// rechecking is set while a rerun checks the blocked rows again: the
+	// engine then reports every URL (queued, and finished as "previous"
+	// for the ones it keeps), and only the rows being rechecked may take
+	// those events, so the others keep their rung, timing and attempts.
+	rechecking bool
 }
 
 func newListModel(c *common) listModel {
@@ -317,6 +324,9 @@ func (l *listModel) applyEvent(ev engine.Event, now time.Time) *row {
 		return nil
 	}
 	r := l.byKey[k]
+	if r != nil && l.rechecking && !r.recheck {
+		return nil
+	}
 	if r == nil {
 		r = newRow(ev)
 		l.byKey[k] = r
@@ -341,11 +351,13 @@ func (l *listModel) resetBlocked() int {
 	for _, r := range l.rows {
 		if r.state == stateBlocked {
 			r.reset()
+			r.recheck = true
 			n++
 		}
 	}
 	if n > 0 {
 		l.dirty = true
+		l.rechecking = true
 	}
 	return n
 }

@@ -121,6 +121,22 @@ func (d *doc) field(label, value string) {
 	}
 }
 
+// urlField writes a URL: broken only at the screen's edge, never at a
+// hyphen (ansi.Wrap breaks at every "-"), with no character added and its
+// continuation lines unindented, so that selecting it copies the URL's own
+// characters.
+func (d *doc) urlField(label, value string) {
+	if value == "" {
+		return
+	}
+	first := max(10, d.w-labelWidth-1)
+	head := ansi.Truncate(value, first, "")
+	d.b.WriteString(d.st.label.Render(fit(label, labelWidth)) + " " + head + "\n")
+	if rest := value[len(head):]; rest != "" {
+		d.b.WriteString(ansi.Hardwrap(rest, d.w, true) + "\n")
+	}
+}
+
 func (d *doc) section(name string) {
 	d.b.WriteString("\n" + d.st.section.Render(name) + "\n")
 }

@@ -53,8 +53,10 @@ func (m Model) headerLine() string {
 	default:
 		stage = m.spin.View() + " starting"
 	}
-	left := st.appName.Render("citegate") + fmt.Sprintf("  run %s · mode %s · tier %s · %s",
-		orDash(m.opts.RunID), orDash(m.opts.Mode), orDash(m.opts.Tier), stage)
+	// The stage (and "done") comes first: a narrow terminal cuts the run's
+	// description, never its state.
+	left := st.appName.Render("citegate") + fmt.Sprintf("  %s · run %s · mode %s · tier %s",
+		stage, orDash(m.opts.RunID), orDash(m.opts.Mode), orDash(m.opts.Tier))
 	done := 0
 	for s := stateValid; s <= stateUnknown; s++ {
 		done += m.counts[s]
@@ -157,7 +159,7 @@ func (m Model) statusLine() string {
 	if m.pane == paneClaims {
 		s := st.dim.Render(fmt.Sprintf("claims of the --verify synthesis · %d shown · v back to the URLs", len(m.claims.rows)))
 		if m.note != "" {
-			s += "  " + st.note.Render(m.note)
+			s = st.note.Render(m.note) + "  " + s
 		}
 		return s
 	}
@@ -173,7 +175,9 @@ func (m Model) statusLine() string {
 	}
 	s = st.dim.Render(s)
 	if m.note != "" {
-		s += "  " + st.note.Render(m.note)
+		// The note answers the last key: first, so a narrow terminal
+		// keeps it.
+		s = st.note.Render(m.note) + "  " + s
 	}
 	return s
 }
@@ -302,7 +306,8 @@ func clipLines(s string, w, h int) string {
 	}
 	for i, ln := range lines {
 		if lipgloss.Width(ln) > w {
-			lines[i] = ansi.Truncate(ln, w, "")
+			// A cut line says so: text never just stops mid-word.
+			lines[i] = ansi.Truncate(ln, w, "…")
 		}
 	}
 	return strings.Join(lines, "\n")
