@@ -8,6 +8,7 @@ import (
 
 	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/schema"
+	"github.com/citegate/citegate/netguard"
 )
 
 // Error codes of the result envelope. The first six are the reference
@@ -84,8 +85,21 @@ func readError(what, path, missingMsg string, err error) *Error {
 func schemaError(what, path, badJSONMsg string, err error) *Error {
 	var se *schema.Error
 	if errors.As(err, &se) {
-		return newError(CodeSchemaValidation, fmt.Sprintf("%s fails %s: %s", what, se.Schema, se.Message),
-			map[string]any{"path": path, "pointer": se.Pointer, "schema": string(se.Schema)})
+		d := map[string]any{"path": path, "pointer": se.Pointer, "schema": string(se.Schema)}
+		if len(se.Problems) > 0 {
+			// A message can quote a key or value of the file (which may
+			// hold a credential), as the main message can.
+			ps := make([]schema.Problem, len(se.Problems))
+			for i, p := range se.Problems {
+				ps[i] = schema.Problem{Pointer: netguard.RedactText(p.Pointer), Message: netguard.RedactText(p.Message), Hint: p.Hint}
+			}
+			d["problems"] = ps
+		}
+		switch se.Schema {
+		case schema.Manifest, schema.RunConfig:
+			d["hint"] = "`citegate init DIR --waves FILES` writes a complete run directory (manifest.json, run-config.json, gates.json, the wave layout)"
+		}
+		return newError(CodeSchemaValidation, fmt.Sprintf("%s fails %s: %s", what, se.Schema, se.Message), d)
 	}
 	if errors.Is(err, schema.ErrInvalidJSON) {
 		return newError(CodeInvalidJSON, badJSONMsg, map[string]any{"path": path, "reason": err.Error()})

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/citegate/citegate/engine/schema"
 )
 
 func writeWave(t *testing.T, path, body string) string {
@@ -106,5 +108,19 @@ func TestInitWritesACompleteRun(t *testing.T) {
 	}
 	if info, _ := newEngine().Describe(RunArgs{ManifestPath: run.ManifestPath}); info.Mode != ModeOnline {
 		t.Errorf("after init --force --mode online the run is %s", info.Mode)
+	}
+}
+
+// A manifest a newcomer wrote by hand gets every problem at once and a
+// pointer to init (issue 14).
+func TestManifestErrorListsEveryProblem(t *testing.T) {
+	dir := t.TempDir()
+	writeWave(t, filepath.Join(dir, "manifest.json"), "{}")
+	_, err := LoadRun(filepath.Join(dir, "manifest.json"))
+	e := asError(t, err, CodeSchemaValidation)
+	probs, _ := e.Details["problems"].([]schema.Problem)
+	hint, _ := e.Details["hint"].(string)
+	if len(probs) != 13 || !strings.Contains(hint, "citegate init") {
+		t.Fatalf("details %v", e.Details)
 	}
 }

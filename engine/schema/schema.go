@@ -75,6 +75,9 @@ type Error struct {
 	Schema  Name
 	Pointer string
 	Message string
+	// Problems lists every violation, the most specific one (Pointer,
+	// Message) among them.
+	Problems []Problem
 }
 
 // Error implements error.
@@ -151,7 +154,7 @@ func Validate(name Name, doc any) (err error) {
 	var ve *jsonschema.ValidationError
 	if errors.As(verr, &ve) {
 		leaf := mostSpecific(ve)
-		return &Error{Schema: name, Pointer: pointer(leaf.InstanceLocation), Message: leaf.Message}
+		return &Error{Schema: name, Pointer: pointer(leaf.InstanceLocation), Message: leaf.Message, Problems: problems(ve)}
 	}
 	var te jsonschema.InvalidJSONTypeError
 	if errors.As(verr, &te) {
