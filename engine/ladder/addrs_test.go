@@ -6,13 +6,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"net/url"
 	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/citegate/citegate/netguard"
 )
 
 func TestAddrGate(t *testing.T) {
@@ -78,24 +75,18 @@ func TestRunLimitsRequestsPerAddress(t *testing.T) {
 		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
 		}
 		time.Sleep(20 * time.Millisecond)
-		_, _ = w.Write([]byte("<html><head><title>Report</title></head><body><article><h1>Report</h1><p>" +
-			"A long enough article body about the measured results of the study, with several sentences of text. " +
-			"It discusses methods, data and conclusions at length so that it reads as a real page.</p></article></body></html>"))
+		_, _ = w.Write([]byte(articleHTML("Report")))
 	})
 	a, b := httptest.NewServer(page), httptest.NewServer(page)
 	defer a.Close()
 	defer b.Close()
-	var ports []int
 	var items []Item
 	for _, s := range []*httptest.Server{a, b} {
-		u, _ := url.Parse(s.URL)
-		p, _ := strconv.Atoi(u.Port())
-		ports = append(ports, p)
 		for _, path := range []string{"/1", "/2", "/3"} {
 			items = append(items, Item{Index: len(items), URL: s.URL + path, Fetch: s.URL + path})
 		}
 	}
-	guard := netguard.New(netguard.AllowCIDR(netip.MustParsePrefix("127.0.0.1/32")), netguard.AllowPorts(ports...))
+	guard := loopbackGuard(a, b)
 	for _, tc := range []struct {
 		perAddress int
 		wantPeak   int32

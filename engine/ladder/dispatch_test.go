@@ -4,15 +4,10 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
-	"net/url"
 	"slices"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/citegate/citegate/netguard"
 )
 
 // TestRunSkipsHostsThatMustWait: a host that must wait (here paused, as a
@@ -25,20 +20,12 @@ func TestRunSkipsHostsThatMustWait(t *testing.T) {
 			http.NotFound(w, r) // the site probe's random sibling
 			return
 		}
-		_, _ = w.Write([]byte("<html><head><title>Report " + r.URL.Path + "</title></head><body><article><h1>Report</h1><p>" +
-			"A long enough article body about the measured results of the study, with several sentences of text. " +
-			"It discusses methods, data and conclusions at length so that it reads as a real page.</p></article></body></html>"))
+		_, _ = w.Write([]byte(articleHTML("Report " + r.URL.Path)))
 	})
 	paused, other := httptest.NewServer(page), httptest.NewServer(page)
 	defer paused.Close()
 	defer other.Close()
-	var ports []uint16
-	for _, s := range []*httptest.Server{paused, other} {
-		u, _ := url.Parse(s.URL)
-		p, _ := strconv.Atoi(u.Port())
-		ports = append(ports, uint16(p))
-	}
-	guard := netguard.New(netguard.AllowCIDR(netip.MustParsePrefix("127.0.0.1/32")), netguard.AllowPorts(int(ports[0]), int(ports[1])))
+	guard := loopbackGuard(paused, other)
 	l := New(Config{Guard: guard, Concurrency: 1, PerHost: 4, DirectAttempts: 1, MaxRetryWait: time.Second, Now: time.Now})
 	l.gate.pause(hostOf(paused.URL), time.Now().Add(400*time.Millisecond))
 

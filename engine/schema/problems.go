@@ -28,14 +28,7 @@ var missingProps = regexp.MustCompile(`^missing properties?: (.+)$`)
 // missing property, sorted by pointer.
 func problems(root *jsonschema.ValidationError) []Problem {
 	var out []Problem
-	var walk func(*jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) > 0 {
-			for _, c := range e.Causes {
-				walk(c)
-			}
-			return
-		}
+	for _, e := range leaves(root) {
 		at := pointer(e.InstanceLocation)
 		if m := missingProps.FindStringSubmatch(e.Message); m != nil {
 			sub := schemaAt(e.AbsoluteKeywordLocation)
@@ -44,7 +37,7 @@ func problems(root *jsonschema.ValidationError) []Problem {
 				out = append(out, Problem{Pointer: at + "/" + escapeToken(name), Message: "missing",
 					Hint: expects(sub.doc, child(sub.node, "properties", name), 2)})
 			}
-			return
+			continue
 		}
 		p := Problem{Pointer: at, Message: e.Message}
 		if sub := schemaAt(e.AbsoluteKeywordLocation); sub.node != nil {
@@ -52,7 +45,6 @@ func problems(root *jsonschema.ValidationError) []Problem {
 		}
 		out = append(out, p)
 	}
-	walk(root)
 	slices.SortStableFunc(out, func(a, b Problem) int { return strings.Compare(a.Pointer, b.Pointer) })
 	return slices.CompactFunc(out, func(a, b Problem) bool { return a == b })
 }

@@ -189,22 +189,26 @@ func ValidateJSON(name Name, data []byte) (any, error) {
 func mostSpecific(root *jsonschema.ValidationError) *jsonschema.ValidationError {
 	var best *jsonschema.ValidationError
 	bestDepth := -1
-	var walk func(*jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) > 0 {
-			for _, c := range e.Causes {
-				walk(c)
-			}
-			return
-		}
+	for _, e := range leaves(root) {
 		depth := strings.Count(e.InstanceLocation, "/")
 		if depth > bestDepth || depth == bestDepth && (e.InstanceLocation < best.InstanceLocation ||
 			e.InstanceLocation == best.InstanceLocation && e.KeywordLocation < best.KeywordLocation) {
 			best, bestDepth = e, depth
 		}
 	}
-	walk(root)
 	return best
+}
+
+// leaves lists the error tree's leaves, depth first.
+func leaves(root *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(root.Causes) == 0 {
+		return []*jsonschema.ValidationError{root}
+	}
+	var out []*jsonschema.ValidationError
+	for _, c := range root.Causes {
+		out = append(out, leaves(c)...)
+	}
+	return out
 }
 
 // pointer turns the validator's instance location, whose reference tokens are

@@ -149,7 +149,9 @@ func (t tools) run(ctx context.Context, req *mcp.CallToolRequest, a engine.RunAr
 }
 
 // verifyArgs are seed 002's verify_citations parameters: the output text
-// and verify.Args's.
+// and verify.Args's. It is its own type, not verify.Args embedded, because
+// allow_fetch must be tri-state here (absent means "as the operator
+// allows") and the input schema is inferred from exactly these fields.
 type verifyArgs struct {
 	Output             string   `json:"output"`
 	Model              string   `json:"model"`
