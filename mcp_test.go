@@ -6,21 +6,17 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/http"
-	"net/http/httptest"
-	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/citegate/citegate/engine"
-	"github.com/citegate/citegate/netguard"
+	"github.com/citegate/citegate/engine/simweb"
 	"github.com/citegate/citegate/ui/cli"
 	citemcp "github.com/citegate/citegate/ui/mcp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -149,25 +145,35 @@ func TestMCPToolsMatchTheCLI(t *testing.T) {
 	}
 }
 
-// TestMCPVerifyCitationsFetchNeedsTheOperator: verify_citations fetches a
-// cited source only when the operator allowed it (citegate mcp
-// --allow-fetch); a client's allow_fetch:true alone is refused.
+// TestMCPVerifyCitationsFetchNeedsTheOperator: verify_citations, against the
+// simulated web, fetches a cited source only when the operator allowed it
+// (citegate mcp --allow-fetch); a client's allow_fetch:true alone is refused.
 func TestMCPVerifyCitationsFetchNeedsTheOperator(t *testing.T) {
-	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		_, _ = w.Write([]byte("<html><head><title>Battery prices</title></head><body><article><p>Lithium-ion battery pack prices fell 14% in 2023 " +
-			"to a record low, the survey found, as cell costs dropped across every market.</p></article></body></html>"))
-	}))
-	defer srv.Close()
-	u, _ := url.Parse(srv.URL)
-	port, _ := strconv.Atoi(u.Port())
-	e := &engine.Engine{Now: time.Now, GuardOptions: []netguard.Option{
-		netguard.AllowCIDR(netip.MustParsePrefix("127.0.0.1/32")), netguard.AllowPorts(port)}}
-	output := "Battery pack prices fell 14% in 2023 [1].\n\n## Sources\n\n1. " + srv.URL + "/prices\n"
+	w, err := simweb.Start(simweb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	var article simweb.Scenario
+	for _, sc := range w.Catalogue() {
+		if sc.Name == "news-article" {
+			article = sc
+		}
+	}
+	if article.URL == "" {
+		t.Fatal("no news-article scenario")
+	}
+	e := &engine.Engine{Now: time.Now, GuardOptions: w.GuardOptions()}
+	output := "The council voted to fund a light-rail line and rapid bus routes [1].\n\n## Sources\n\n1. " + article.URL + "\n"
 	args := map[string]any{"output": output, "model": "lexical", "allow_fetch": true}
 	var progress atomic.Int32
+	u, err := url.Parse(article.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := u.Hostname()
 	for _, operator := range []bool{false, true} {
+		w.Reset()
 		cs := mcpClient(t, e, citemcp.Options{Version: "test", AllowFetch: operator}, &progress)
 		env, ok := callTool(t, cs, "verify_citations", args, nil)
 		if !ok {
@@ -181,9 +187,9 @@ func TestMCPVerifyCitationsFetchNeedsTheOperator(t *testing.T) {
 		if want := map[bool]string{false: "error", true: "ok"}[operator]; status != want {
 			t.Errorf("operator allows fetch %v: resolve_status %v, want %s", operator, status, want)
 		}
-	}
-	if hits.Load() == 0 {
-		t.Error("the source was never fetched, even with the operator's consent")
+		if fetched := w.Requests(host) > 0; fetched != operator {
+			t.Errorf("operator allows fetch %v: the simulated web saw a request: %v", operator, fetched)
+		}
 	}
 }
 
