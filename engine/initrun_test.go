@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/citegate/citegate/engine/schema"
+	"github.com/citegate/citegate/engine/simweb"
 )
 
 func writeWave(t *testing.T, path, body string) string {
@@ -122,5 +124,40 @@ func TestManifestErrorListsEveryProblem(t *testing.T) {
 	hint, _ := e.Details["hint"].(string)
 	if len(probs) != 13 || !strings.Contains(hint, "citegate init") {
 		t.Fatalf("details %v", e.Details)
+	}
+}
+
+// The newcomer path online: init --mode online on a wave file citing pages
+// of the simulated web, then run, and Gate C passes with every page read.
+func TestInitThenRunOnline(t *testing.T) {
+	w, err := simweb.Start(simweb.Options{BrightDataKey: simBDKey, BrightDataZone: simBDZone, ApifyToken: simApifyTok})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	var body strings.Builder
+	body.WriteString("# Notes\n\n## Sources\n\n")
+	n := 0
+	for _, sc := range w.Catalogue() {
+		if sc.Want[simweb.TierStandard] == "valid" && sc.WantRung == simweb.RungDirect && !strings.Contains(sc.URL, simweb.SecretToken) {
+			fmt.Fprintf(&body, "- [%s](%s)\n", sc.LinkText, sc.URL)
+			n++
+		}
+	}
+	if n < 3 {
+		t.Fatalf("only %d directly readable valid scenarios", n)
+	}
+	src := writeWave(t, filepath.Join(t.TempDir(), "notes.md"), body.String())
+	dir := filepath.Join(t.TempDir(), "online-run")
+	res, err := newEngine().Init(bg, InitArgs{Dir: dir, Waves: []string{src}, Mode: ModeOnline})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := simEngine(w).Run(bg, RunArgs{ManifestPath: res.ManifestPath}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Mode != ModeOnline || !sum.Passed() || sum.Counts.Valid != n {
+		t.Errorf("online run after init: mode %s, gate %s, counts %+v (want %d valid)", sum.Mode, sum.GateC.Status, sum.Counts, n)
 	}
 }
