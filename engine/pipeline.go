@@ -225,10 +225,6 @@ func (e *Engine) stages(ctx context.Context, p *pipeline, a RunArgs, em *emitter
 	if p.v, err = e.validate(ctx, run, in.cfg, p.nz.urlMap.Items, in.offline, in.online, p.x.foundBy.Items, lc, em); err != nil {
 		return err
 	}
-	// Every URL is decided: the fixtures' entries are not needed again
-	// (a large run's fixtures are a sixth of its memory).
-	in.offline.release()
-	in.online.release()
 
 	if err := stage("gate-c"); err != nil {
 		return err

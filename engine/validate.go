@@ -360,6 +360,12 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 		}
 		live = append(live, it)
 	}
+	// Every decision a fixture can make is made: its entries and indexes
+	// are not needed again (warnings, source path and digest stay), and a
+	// large run's fixtures would otherwise stay beside the records about to
+	// be built.
+	offline.release()
+	online.release()
 	// Entries of a hand-written fixtures file read leniently are reported
 	// before any URL is checked.
 	var warnings []string
