@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -218,7 +219,10 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 	// copied over and over.
 	items := make([]FoundByItem, 0, total)
 	x.unique = make([]string, 0, total)
-	seen := make(map[string]int, total) // url → provenance items kept
+	// url → its index in x.unique and the provenance items kept for it
+	type seenURL struct{ unique, kept int32 }
+	seen := make(map[string]seenURL, total)
+	group := make([]int32, 0, total) // per kept item, its URL's index in x.unique
 	for fi, found := range perFile {
 		if err := ctx.Err(); err != nil {
 			return nil, cancelled()
@@ -229,21 +233,25 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 			if withTexts {
 				x.texts.add(it, found.texts[i])
 			}
-			n, ok := seen[it.URLOriginal]
+			s, ok := seen[it.URLOriginal]
 			if !ok {
+				s.unique = int32(len(x.unique))
 				x.unique = append(x.unique, it.URLOriginal)
 				if it.raw != it.URLOriginal {
 					x.raw[it.URLOriginal] = it.raw
 				}
 			}
-			if n < maxProvenance {
+			if s.kept < maxProvenance {
 				items = append(items, it)
+				group = append(group, s.unique)
 			}
-			seen[it.URLOriginal] = n + 1
+			s.kept++
+			seen[it.URLOriginal] = s
 		}
 	}
-	icu.Sort(x.unique)
-	sortFoundBy(items)
+	var rank []int32
+	x.unique, rank = icu.Ranks(x.unique)
+	sortFoundByRank(items, group, rank)
 	if items == nil {
 		items = []FoundByItem{}
 	}
@@ -303,6 +311,43 @@ func recoverOriginals(ctx context.Context, run *Run, items []FoundByItem, titles
 		}
 	}
 	return out, texts
+}
+
+// sortFoundByRank is sortFoundBy for items whose url_original's collation
+// rank is known (rank[group[j]] for items[j]): a stable counting sort by rank
+// — one pass, no string compared — and then sortFoundBy within each URL's
+// items, which are few and usually in order already.
+func sortFoundByRank(items []FoundByItem, group, rank []int32) {
+	if len(items) == 0 {
+		return
+	}
+	start := make([]int32, slices.Max(rank)+2)
+	for _, g := range group {
+		start[rank[g]+1]++
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	dest := make([]int32, len(items)) // where items[j] goes
+	for j, g := range group {
+		dest[j] = start[rank[g]]
+		start[rank[g]]++
+	}
+	for j := range items {
+		for int(dest[j]) != j {
+			d := dest[j]
+			items[j], items[d] = items[d], items[j]
+			dest[j], dest[d] = dest[d], dest[j]
+		}
+	}
+	// start[k] is now where rank k+1 begins.
+	from := 0
+	for _, end := range start[:len(start)-1] {
+		if int(end)-from > 1 {
+			sortFoundBy(items[from:end])
+		}
+		from = int(end)
+	}
 }
 
 // sortFoundBy orders provenance by (url_original, wave, perspective_id) in

@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/jsonx"
@@ -271,32 +272,82 @@ func statusEntry(url, status string, warn func(string)) fixtureEntry {
 // data after the object, JSON that does not parse — which the general
 // reader (decode, then objectKeys for the order) handles and reports.
 func statusMap(data []byte) (keys, statuses []string, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
 		return nil, nil, false
 	}
 	seen := map[string]bool{}
-	for dec.More() {
-		kt, err := dec.Token()
-		k, isKey := kt.(string)
-		if err != nil || !isKey || k == "items" || seen[k] {
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return nil, nil, skipSpace(data, i+1) == len(data)
+	}
+	for {
+		k, next, isString := jsonString(data, i)
+		if !isString || k == "items" || seen[k] {
 			return nil, nil, false
 		}
-		vt, err := dec.Token()
-		v, isString := vt.(string)
-		if err != nil || !isString {
+		i = skipSpace(data, next)
+		if i >= len(data) || data[i] != ':' {
+			return nil, nil, false
+		}
+		v, next, isString := jsonString(data, skipSpace(data, i+1))
+		if !isString {
 			return nil, nil, false
 		}
 		seen[k] = true
 		keys, statuses = append(keys, k), append(statuses, v)
+		i = skipSpace(data, next)
+		if i >= len(data) {
+			return nil, nil, false
+		}
+		switch data[i] {
+		case ',':
+			i = skipSpace(data, i+1)
+		case '}':
+			return keys, statuses, skipSpace(data, i+1) == len(data)
+		default:
+			return nil, nil, false
+		}
 	}
-	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
-		return nil, nil, false
+}
+
+// skipSpace returns the index of the first byte at or after i that is not
+// JSON white space.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, nil, false
+	return i
+}
+
+// jsonString reads the JSON string starting at data[i]: its value, the index
+// after its closing quote, and false if there is no valid string there. A
+// string without escapes that is valid UTF-8 is its own bytes; any other
+// goes through encoding/json, so the value is exactly what Unmarshal gives.
+func jsonString(data []byte, i int) (string, int, bool) {
+	if i >= len(data) || data[i] != '"' {
+		return "", i, false
 	}
-	return keys, statuses, true
+	plain := true
+	for j := i + 1; j < len(data); j++ {
+		switch c := data[j]; {
+		case c == '"':
+			if plain && utf8.Valid(data[i+1:j]) {
+				return string(data[i+1 : j]), j + 1, true
+			}
+			var v string
+			if json.Unmarshal(data[i:j+1], &v) != nil {
+				return "", j, false
+			}
+			return v, j + 1, true
+		case c == '\\':
+			plain = false
+			j++ // the escaped byte cannot end the string
+		case c < 0x20:
+			return "", j, false
+		}
+	}
+	return "", len(data), false
 }
 
 // fixturesFromStatusMap builds the set statusMap read; a warning names its

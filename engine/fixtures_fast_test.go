@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"reflect"
 	"testing"
 )
@@ -13,6 +16,8 @@ func TestStatusMapMatchesGeneralReader(t *testing.T) {
 		`{"https://a.example/1": "valid", "https://b.example/2?token=sk-abcdefghijklmnopqrstuvwx": " paywalled ", "https://c.example/": "nonsense"}`,
 		`{"https://z.example/": "", "https://a.example/~x": "blocked", "https://a.example/1": "invalid"}`,
 		`{ "https://a.example/é" : "mismatch" , "https://a.example/\u2028" : "valid" }`,
+		"{\"https://a.example/\\\"q\\\\b\\/c\": \"va\\u006cid\", \"https://b.example/\xff\": \"valid\"}\n\t ",
+		" \r\n{ } ",
 	} {
 		keys, statuses, ok := statusMap([]byte(doc))
 		if !ok {
@@ -41,9 +46,70 @@ func TestStatusMapMatchesGeneralReader(t *testing.T) {
 		`{"https://a.example/": 3}`,
 		`{"https://a.example/": "valid"} {}`,
 		`{"https://a.example/": "valid"`,
+		`{"https://a.example/": "valid",}`,
+		`{"https://a.example/": "bad \x escape"}`,
+		"{\"https://a.example/\": \"raw\ttab\"}",
+		`{"a" "valid"}`,
+		``,
 	} {
 		if _, _, ok := statusMap([]byte(doc)); ok {
 			t.Errorf("%s: read as a status map", doc)
 		}
 	}
+}
+
+// statusMapTokens is the reader statusMap replaced (encoding/json's token
+// stream), kept as the oracle the fuzz test compares it with.
+func statusMapTokens(data []byte) (keys, statuses []string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil, false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		kt, err := dec.Token()
+		k, isKey := kt.(string)
+		if err != nil || !isKey || k == "items" || seen[k] {
+			return nil, nil, false
+		}
+		vt, err := dec.Token()
+		v, isString := vt.(string)
+		if err != nil || !isString {
+			return nil, nil, false
+		}
+		seen[k] = true
+		keys, statuses = append(keys, k), append(statuses, v)
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return nil, nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, nil, false
+	}
+	return keys, statuses, true
+}
+
+// FuzzStatusMap: the one-pass reader accepts exactly the documents
+// encoding/json's token stream accepts, reads the same keys and statuses, and
+// the general reader accepts them too.
+func FuzzStatusMap(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":"b"}`, `{"a\"":"\u00e9"}`, "{\"\xff\":\"valid\"}", `{"a":"b",}`, `{"a":1}`, ` {"a" : "b" } `} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		keys, statuses, ok := statusMap(data)
+		k2, s2, ok2 := statusMapTokens(data)
+		if ok != ok2 {
+			t.Fatalf("%q: one pass ok=%v, token stream ok=%v", data, ok, ok2)
+		}
+		if !ok {
+			return
+		}
+		if !reflect.DeepEqual(keys, k2) || !reflect.DeepEqual(statuses, s2) {
+			t.Fatalf("%q: one pass %q %q, token stream %v %q %q", data, keys, statuses, ok2, k2, s2)
+		}
+		if _, err := fixturesFromDoc("p", "offline", data); err != nil {
+			t.Fatalf("%q: general reader refuses what statusMap read: %v", data, err)
+		}
+	})
 }

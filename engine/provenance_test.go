@@ -74,3 +74,47 @@ func TestProvenanceMatchesGrouping(t *testing.T) {
 		}
 	}
 }
+
+// sortFoundByRank (the extract stage's sort) gives sortFoundBy's order: URLs
+// that collate equal but differ ("e\u0301" and "é") stay one group, items
+// within a URL are ordered by wave, perspective and ordinal.
+func TestSortFoundByRankMatchesSortFoundBy(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
+	for round := range 300 {
+		var items []FoundByItem
+		for range r.IntN(50) {
+			items = append(items, FoundByItem{
+				URLOriginal: pick("https://a.example/1", "https://b.example/2", "https://c.example/é", "https://c.example/e\u0301", "https://A.example/1", "https://a.example/1?x"),
+				Wave:        pick("wave-1", "wave-2"), PerspectiveID: pick("p1", "p2", "P1", "p10"), SourceLine: pick("- one", "- two"), Ordinal: r.IntN(12) + 1,
+			})
+		}
+		if round%3 == 0 {
+			for i := range items {
+				items[i].URLOriginal = strings.ReplaceAll(strings.ReplaceAll(items[i].URLOriginal, "é", "e"), "\u0301", "")
+			}
+		}
+		// What extract builds: the distinct URLs in first-seen order and,
+		// per item, its URL's index among them.
+		var unique []string
+		index := map[string]int32{}
+		group := make([]int32, len(items))
+		for j, it := range items {
+			k, ok := index[it.URLOriginal]
+			if !ok {
+				k = int32(len(unique))
+				index[it.URLOriginal] = k
+				unique = append(unique, it.URLOriginal)
+			}
+			group[j] = k
+		}
+		want := slices.Clone(items)
+		sortFoundBy(want)
+		got := slices.Clone(items)
+		_, rank := icu.Ranks(unique)
+		sortFoundByRank(got, group, rank)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d:\n got  %v\n want %v", round, got, want)
+		}
+	}
+}

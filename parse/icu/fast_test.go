@@ -1,6 +1,7 @@
 package icu
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -141,6 +142,41 @@ func TestSortByMatchesStableCompare(t *testing.T) {
 			})
 			if !slices.Equal(got, ref) {
 				t.Fatalf("round %d: SortBy(%v) = %v, stable sort by Compare = %v", round, variant, got, ref)
+			}
+		}
+	}
+}
+
+// Ranks agrees with Compare on every pair and with Sort on the order, for
+// ASCII-only columns (fast keys) and columns with other strings (collator
+// keys), with and without strings that collate equal.
+func TestRanksMatchCompare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	alphabet := []string{"a", "A", "b", "-", "_", "1", "é", "e", "/", "\u0301"}
+	for round := range 200 {
+		n := rng.IntN(40)
+		in := make([]string, n)
+		for i := range in {
+			var sb strings.Builder
+			for range 1 + rng.IntN(3) {
+				sb.WriteString(alphabet[rng.IntN(len(alphabet))])
+			}
+			in[i] = sb.String()
+			if round%2 == 0 {
+				in[i] = strings.NewReplacer("é", "e", "\u0301", "").Replace(in[i])
+			}
+		}
+		sorted, rank := Ranks(in)
+		want := slices.Clone(in)
+		Sort(want)
+		if !slices.Equal(sorted, want) {
+			t.Fatalf("Ranks(%q) sorted %q, Sort %q", in, sorted, want)
+		}
+		for i := range in {
+			for j := range in {
+				if got, want := cmp.Compare(rank[i], rank[j]), Compare(in[i], in[j]); got != want {
+					t.Fatalf("%q vs %q: ranks %d %d, Compare %d", in[i], in[j], rank[i], rank[j], want)
+				}
 			}
 		}
 	}
