@@ -92,7 +92,14 @@ func normalizeOne(original, message string) (string, *Error) {
 
 // normalize computes url-map and the normalized list from extracted URLs.
 func normalize(runID string, extracted []string) (*normalization, error) {
-	originals := distinctSorted(extracted)
+	return normalizeDistinct(runID, distinctSorted(extracted))
+}
+
+// normalizeDistinct is normalize for originals that are already redacted,
+// distinct and in collation order — what distinctSorted returns, and what
+// the extract stage's unique list is (RedactURL is idempotent), so the
+// pipeline does not redact, dedupe and sort them a second time.
+func normalizeDistinct(runID string, originals []string) (*normalization, error) {
 	items := make([]URLMapItem, len(originals))
 	for i, o := range originals {
 		n, err := normalizeOne(o, "")

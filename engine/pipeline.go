@@ -214,7 +214,7 @@ func (e *Engine) stages(ctx context.Context, p *pipeline, a RunArgs, em *emitter
 	if err := stage("normalize"); err != nil {
 		return err
 	}
-	if p.nz, err = normalize(run.Manifest.RunID, p.x.unique); err != nil {
+	if p.nz, err = normalizeDistinct(run.Manifest.RunID, p.x.unique); err != nil {
 		return err
 	}
 

@@ -40,7 +40,15 @@ func redactPhrases(s string) string {
 			}
 		case isAlpha(c) && (i == 0 || !isAlnum(s[i-1])):
 			end := i + keywordLen(s[i:])
-			switch word := s[i:end]; {
+			// Only words of a keyword's length are compared: a source line
+			// is mostly URL words, and five EqualFolds per word showed.
+			word := s[i:end]
+			if n := len(word); n != len("curl") && n != len("basic") && n != len("bearer") &&
+				n != len("authorization") && n != len("proxy-authorization") {
+				i = end
+				continue
+			}
+			switch {
 			case strings.EqualFold(word, "authorization") || strings.EqualFold(word, "proxy-authorization"):
 				if sp, next, ok := p.authorizationValue(end); ok {
 					spans = append(spans, sp)

@@ -99,12 +99,24 @@ func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
+// urlByte marks the ASCII bytes that continue a URL without further
+// thought: printable, not white space, not one of <>"'` and not a bracket.
+var urlByte = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x21; c < 0x7f; c++ {
+		t[c] = !strings.ContainsRune("<>\"'`()[]", rune(c))
+	}
+	return t
+}()
+
 // urlLen returns the length of the URL at the start of s.
 func urlLen(s string) int {
 	parens, brackets := 0, 0
 	end := len(s)
 scan:
 	for i, r := range s {
+		if r < utf8.RuneSelf && urlByte[r] {
+			continue // the common case: a byte that neither ends nor nests
+		}
 		switch {
 		case unicode.IsSpace(r) || unicode.IsControl(r) || r == utf8.RuneError:
 			end = i

@@ -181,3 +181,27 @@ func TestRanksMatchCompare(t *testing.T) {
 		}
 	}
 }
+
+// fastEligible's eight-byte test agrees with the byte loop for every byte
+// value at every position of strings of every length up to 24.
+func TestFastEligibleWordAtATime(t *testing.T) {
+	loop := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if s[i] < 0x20 || s[i] >= 0x7f {
+				return false
+			}
+		}
+		return true
+	}
+	for n := range 25 {
+		for pos := range n {
+			for c := range 256 {
+				b := []byte(strings.Repeat("a~ Z", 7)[:n])
+				b[pos] = byte(c)
+				if s := string(b); fastEligible(s) != loop(s) {
+					t.Fatalf("fastEligible(%q) = %v", s, fastEligible(s))
+				}
+			}
+		}
+	}
+}

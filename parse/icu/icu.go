@@ -53,7 +53,19 @@ func init() {
 
 // fastEligible reports whether s is printable ASCII (space to tilde).
 func fastEligible(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// Every byte below 0x80; then none is 0x7f (adding one sets its high
+		// bit) and none is below 0x20 (subtracting 0x20 borrows): no carry
+		// or borrow crosses bytes unless one of them already failed.
+		const ones, highs = 0x0101010101010101, 0x8080808080808080
+		if w&highs != 0 || (w+ones)&highs != 0 || (w-0x20*ones)&highs != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] < 0x20 || s[i] >= 0x7f {
 			return false
 		}
@@ -246,10 +258,15 @@ func Ranks(s []string) (sorted []string, rank []int32) {
 // build); it gives up, reporting false, at the first other string or the
 // first pair out of order.
 func sortedFast[T any](s []T, keys []func(T) string) bool {
+	// The first column's strings are each checked once, as the second of a
+	// pair; the other columns are compared only on ties.
+	if len(s) > 0 && !fastEligible(keys[0](s[0])) {
+		return false
+	}
 	for i := 1; i < len(s); i++ {
-		for _, f := range keys {
+		for k, f := range keys {
 			a, b := f(s[i-1]), f(s[i])
-			if !fastEligible(a) || !fastEligible(b) {
+			if !fastEligible(b) || k > 0 && !fastEligible(a) {
 				return false
 			}
 			c := fastCompare(a, b)
