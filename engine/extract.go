@@ -362,7 +362,23 @@ func sortFoundBy(items []FoundByItem) {
 	)
 }
 
+// smallPadded are padInt's results for the numbers sorts ask for most (wave
+// numbers, ordinals within a file): a sort asks per comparison.
+var smallPadded = func() (t [64]string) {
+	for n := range t {
+		t[n] = padDigits(n)
+	}
+	return t
+}()
+
 func padInt(n int) string {
+	if n >= 0 && n < len(smallPadded) {
+		return smallPadded[n]
+	}
+	return padDigits(n)
+}
+
+func padDigits(n int) string {
 	const width = 12
 	var b [width]byte
 	for i := width - 1; i >= 0; i-- {

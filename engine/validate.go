@@ -191,8 +191,14 @@ func provenance(items []FoundByItem) map[string][]FoundByEntry {
 // provenanceGrouped builds provenance when each URL's items are adjacent;
 // ok is false when a URL comes back after another.
 func provenanceGrouped(items []FoundByItem) (map[string][]FoundByEntry, bool) {
+	groups := 0
+	for i := range items {
+		if i == 0 || items[i].URLOriginal != items[i-1].URLOriginal {
+			groups++
+		}
+	}
 	backing := make([]FoundByEntry, len(items))
-	res := map[string][]FoundByEntry{}
+	res := make(map[string][]FoundByEntry, groups)
 	for i := 0; i < len(items); {
 		url := items[i].URLOriginal
 		if _, again := res[url]; again {

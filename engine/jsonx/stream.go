@@ -79,13 +79,25 @@ func custom(t reflect.Type) bool {
 		reflect.PointerTo(t).Implements(marshalerType) || reflect.PointerTo(t).Implements(textMarshalerType)
 }
 
+// stringType is the plain string type, which cannot have methods: its values
+// skip the custom-encoding lookup.
+var stringType = reflect.TypeFor[string]()
+
+// value writes v's canonical JSON to the buffer; callers flush it between
+// elements and fields (a defer per value cost more than the encoding).
 func (s *streamer) value(v reflect.Value) error {
-	defer s.flush()
 	if !v.IsValid() {
 		s.buf = append(s.buf, "null"...)
 		return nil
 	}
 	t := v.Type()
+	if t == stringType {
+		if str := v.String(); utf8.ValidString(str) {
+			s.buf = AppendString(s.buf, str)
+			return nil
+		}
+		return s.slow(v)
+	}
 	if t == rawMessageType {
 		if v.IsNil() {
 			s.buf = append(s.buf, "null"...)
@@ -156,6 +168,7 @@ func (s *streamer) array(v reflect.Value) error {
 		if err := s.value(v.Index(i)); err != nil {
 			return err
 		}
+		s.flush()
 	}
 	s.buf = append(s.buf, ']')
 	return nil
@@ -185,6 +198,7 @@ func (s *streamer) mapValue(v reflect.Value) error {
 		if err := s.value(v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key()))); err != nil {
 			return err
 		}
+		s.flush()
 	}
 	s.buf = append(s.buf, '}')
 	return nil
@@ -210,6 +224,7 @@ func (s *streamer) structValue(v reflect.Value) error {
 		if err := s.value(fv); err != nil {
 			return err
 		}
+		s.flush()
 	}
 	s.buf = append(s.buf, '}')
 	return nil
