@@ -458,6 +458,13 @@ func (x *extractor) emit(c candidate) error {
 		x.seen = make(map[string]struct{})
 	}
 	x.seen[u] = struct{}{}
+	// A URL written as it is canonical is also in its line: a slice of the
+	// line's string holds it, and the candidate's own copy is garbage at
+	// once (a run keeps every URL and every line until its artifacts are
+	// written).
+	if i := strings.Index(x.lastText, u); i >= 0 {
+		u = x.lastText[i : i+len(u)]
+	}
 	x.links = append(x.links, Link{URL: u, Line: line + 1, SourceLine: x.lastText, Kind: c.kind, Text: c.text})
 	return nil
 }
