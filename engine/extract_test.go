@@ -265,7 +265,11 @@ func TestLinkTextPerLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{"https://a.example/1": "Alpha report", "https://b.example/2": "Beta study", "https://c.example/3": ""}
-	prov := provenance(x.foundBy.Items)
+	var work []workItem
+	for _, u := range x.unique {
+		work = append(work, workItem{rep: URLMapItem{URLOriginal: u, NormalizedURL: u}, originals: []string{u}})
+	}
+	_, prov := provenance(work, x.foundBy.Items)
 	recovered, recoveredTexts := recoverOriginals(bg, run, x.foundBy.Items, nil)
 	for _, lc := range []struct {
 		name string
@@ -275,8 +279,9 @@ func TestLinkTextPerLink(t *testing.T) {
 		{"validate", liveContext{originals: recovered, texts: recoveredTexts}},
 		{"source line only", liveContext{}},
 	} {
-		for i, u := range x.unique {
-			it := newLiveItem(i, workItem{rep: URLMapItem{URLOriginal: u, NormalizedURL: u}, originals: []string{u}}, lc.lc, prov)
+		for i, w := range work {
+			u := w.rep.URLOriginal
+			it := newLiveItem(i, w, lc.lc, prov)
 			if it.Citation.LinkText != want[u] {
 				t.Errorf("%s: %s has link text %q; want %q", lc.name, u, it.Citation.LinkText, want[u])
 			}

@@ -60,16 +60,41 @@ func TestProvenanceMatchesGrouping(t *testing.T) {
 			// found-by order: each URL's items together (the grouped path)
 			slices.SortStableFunc(items, func(a, b FoundByItem) int { return strings.Compare(a.URLOriginal, b.URLOriginal) })
 		}
-		got, want := provenance(items), provenanceByGrouping(items)
-		if len(want) == 0 {
-			want = map[string][]FoundByEntry{}
+		want := provenanceByGrouping(items)
+		// Work items as validate makes them: each URL alone, or (odd
+		// rounds) pairs of URLs written two ways, plus one URL no item
+		// cites.
+		var urls []string
+		for u := range want {
+			urls = append(urls, u)
 		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("round %d: provenance differs from grouping:\n got  %v\n want %v", round, got, want)
+		slices.Sort(urls)
+		urls = append(urls, "https://uncited.example/")
+		var work []workItem
+		for i := 0; i < len(urls); i++ {
+			w := workItem{originals: []string{urls[i]}}
+			if round%2 == 1 && i+1 < len(urls) {
+				w.originals = append(w.originals, urls[i+1])
+				i++
+			}
+			work = append(work, w)
 		}
-		for url, list := range got {
-			if cap(list) != len(list) {
-				t.Fatalf("round %d: %s's list has spare capacity %d: an append would write into the next URL's entries", round, url, cap(list)-len(list))
+		forWork, byOriginal := provenance(work, items)
+		for u, list := range want {
+			if !reflect.DeepEqual(byOriginal[u], list) {
+				t.Fatalf("round %d: %s: provenance %v, grouping %v", round, u, byOriginal[u], list)
+			}
+		}
+		for i, w := range work {
+			var concat []FoundByEntry
+			for _, o := range w.originals {
+				concat = append(concat, want[o]...)
+			}
+			if len(concat) != len(forWork[i]) || len(concat) > 0 && !reflect.DeepEqual(forWork[i], concat) {
+				t.Fatalf("round %d: work %v: found_by %v, want %v", round, w.originals, forWork[i], concat)
+			}
+			if cap(forWork[i]) != len(forWork[i]) {
+				t.Fatalf("round %d: %v's list has spare capacity: an append would write into the next citation's entries", round, w.originals)
 			}
 		}
 	}
