@@ -194,6 +194,8 @@ func (e *Engine) stages(ctx context.Context, p *pipeline, a RunArgs, em *emitter
 	run, in := p.run, p.in
 	stage := func(name string) error { return em.emit(ctx, Event{Kind: EventStage, Stage: name}) }
 
+	raiseHeap, releaseHeap := boundHeap()
+	defer releaseHeap()
 	if err := stage("extract"); err != nil {
 		return err
 	}
@@ -211,6 +213,7 @@ func (e *Engine) stages(ctx context.Context, p *pipeline, a RunArgs, em *emitter
 		}
 	}
 
+	raiseHeap()
 	if err := stage("normalize"); err != nil {
 		return err
 	}
