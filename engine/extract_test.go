@@ -291,3 +291,30 @@ func TestLinkTextPerLink(t *testing.T) {
 		}
 	}
 }
+
+// lineSeen keeps the per-line dedupe of the map it replaced: a URL repeated
+// on its line is dropped, the same URL on another line kept, and a line with
+// more links than the short list holds still dedupes.
+func TestLineSeen(t *testing.T) {
+	var s lineSeen
+	steps := []struct {
+		line int
+		url  string
+		want bool
+	}{{1, "a", true}, {1, "b", true}, {1, "a", false}, {2, "a", true}, {2, "a", false}, {3, "b", true}}
+	for i, st := range steps {
+		if got := s.add(st.line, st.url); got != st.want {
+			t.Fatalf("step %d: add(%d, %q) = %v", i, st.line, st.url, got)
+		}
+	}
+	for round := range 2 {
+		for i := range 100 {
+			if got := s.add(4, fmt.Sprint(i)); got != (round == 0) {
+				t.Fatalf("round %d: add(4, %d) = %v", round, i, got)
+			}
+		}
+	}
+	if !s.add(5, "0") {
+		t.Fatal("a new line starts empty")
+	}
+}

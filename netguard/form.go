@@ -17,7 +17,9 @@ import (
 // into a space, which would turn "%2B" into a space too; the standard
 // replaces '+' first.
 func FormDecode(s string) string {
-	if !strings.ContainsAny(s, "+%") && utf8.ValidString(s) {
+	// Two byte scans: ContainsAny builds a byte set on every call, and
+	// every query key and value of a run comes through here.
+	if strings.IndexByte(s, '+') < 0 && strings.IndexByte(s, '%') < 0 && utf8.ValidString(s) {
 		return s
 	}
 	b := percentDecode(s, true)

@@ -40,11 +40,13 @@ func redactPhrases(s string) string {
 			}
 		case isAlpha(c) && (i == 0 || !isAlnum(s[i-1])):
 			end := i + keywordLen(s[i:])
-			// Only words of a keyword's length are compared: a source line
-			// is mostly URL words, and five EqualFolds per word showed.
+			// Only words of a keyword's length and first letter are
+			// compared: a source line is mostly URL words, and five
+			// EqualFolds per word showed.
 			word := s[i:end]
-			if n := len(word); n != len("curl") && n != len("basic") && n != len("bearer") &&
-				n != len("authorization") && n != len("proxy-authorization") {
+			if n, c := len(word), word[0]|0x20; (n != len("curl") || c != 'c') && (n != len("basic") || c != 'b') &&
+				(n != len("bearer") || c != 'b') && (n != len("authorization") || c != 'a') &&
+				(n != len("proxy-authorization") || c != 'p') {
 				i = end
 				continue
 			}

@@ -575,7 +575,7 @@ func valueSecret(raw string, depth int) bool {
 // nestedSecret reports whether a decoded value, read as a URL or as a query
 // string, would be changed by redaction (?next=/login?session=...).
 func nestedSecret(v string, depth int) bool {
-	if !strings.ContainsAny(v, "=@") {
+	if strings.IndexByte(v, '=') < 0 && strings.IndexByte(v, '@') < 0 {
 		return false
 	}
 	if depth >= maxNesting {
@@ -590,10 +590,19 @@ func nestedSecret(v string, depth int) bool {
 	return b.String() != v
 }
 
+// indexFold is the index of the first instance of sub in s, ASCII case
+// ignored as strings.EqualFold ignores it; sub is lower-case ASCII. Only
+// the positions whose first byte matches are compared.
 func indexFold(s, sub string) int {
+	if sub == "" {
+		return 0
+	}
+	first := sub[0]
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
-			return i
+		if c := s[i]; c == first || isUpper(c) && c+'a'-'A' == first {
+			if strings.EqualFold(s[i:i+len(sub)], sub) {
+				return i
+			}
 		}
 	}
 	return -1
