@@ -269,7 +269,7 @@ func TestLinkTextPerLink(t *testing.T) {
 	for _, u := range x.unique {
 		work = append(work, workItem{rep: URLMapItem{URLOriginal: u, NormalizedURL: u}, originals: []string{u}})
 	}
-	_, prov := provenance(work, x.foundBy.Items)
+	forWork, first := provenance(work, x.foundBy.Items)
 	recovered, recoveredTexts := recoverOriginals(bg, run, x.foundBy.Items, nil)
 	for _, lc := range []struct {
 		name string
@@ -281,7 +281,7 @@ func TestLinkTextPerLink(t *testing.T) {
 	} {
 		for i, w := range work {
 			u := w.rep.URLOriginal
-			it := newLiveItem(i, w, lc.lc, prov)
+			it := newLiveItem(i, w, lc.lc, forWork[i], first[i])
 			if it.Citation.LinkText != want[u] {
 				t.Errorf("%s: %s has link text %q; want %q", lc.name, u, it.Citation.LinkText, want[u])
 			}

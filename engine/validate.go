@@ -155,15 +155,17 @@ func workList(items []URLMapItem) []workItem {
 
 // provenance builds every citation's found_by: forWork[i] is work[i]'s
 // entries, original by original in w.originals order, each original's
-// entries ordered by wave, perspective and file; byOriginal is the same
-// lists per url_original. Its input is already redacted.
+// entries ordered by wave, perspective and file; first[i] is the original
+// whose entries come first in forWork[i] ("" when it has none), which a
+// live check reads its source line and link text from. Its input is
+// already redacted.
 //
 // All entries are laid out in one array in work order, so a citation whose
 // URL was written several ways gets a slice of it, not a copy: a large run
 // has one entry per occurrence, and per-URL lists — grown by appends, or
 // copied for every URL with more than one original — cost as much again
 // as the entries (41 MB of copies at 20,000 files).
-func provenance(work []workItem, items []FoundByItem) (forWork [][]FoundByEntry, byOriginal map[string][]FoundByEntry) {
+func provenance(work []workItem, items []FoundByItem) (forWork [][]FoundByEntry, first []string) {
 	order, ranges := itemsByURL(items)
 	total := 0
 	for _, w := range work {
@@ -173,8 +175,7 @@ func provenance(work []workItem, items []FoundByItem) (forWork [][]FoundByEntry,
 		}
 	}
 	backing := make([]FoundByEntry, total)
-	forWork = make([][]FoundByEntry, len(work))
-	byOriginal = make(map[string][]FoundByEntry, len(ranges))
+	forWork, first = make([][]FoundByEntry, len(work)), make([]string, len(work))
 	pos := 0
 	for i, w := range work {
 		start := pos
@@ -193,11 +194,13 @@ func provenance(work []workItem, items []FoundByItem) (forWork [][]FoundByEntry,
 				func(e FoundByEntry) string { return padInt(e.Wave) },
 				func(e FoundByEntry) string { return e.PerspectiveID },
 				func(e FoundByEntry) string { return e.ArtifactPath })
-			byOriginal[o] = list
+			if len(list) > 0 && first[i] == "" {
+				first[i] = o
+			}
 		}
 		forWork[i] = backing[start:pos:pos]
 	}
-	return forWork, byOriginal
+	return forWork, first
 }
 
 // itemsByURL indexes found-by items by url_original: ranges[url] is the
@@ -272,19 +275,16 @@ func preLadder(cache *resultCache, w workItem, it ladder.Item, tier string) (dec
 // and all, from memory) and how the wave cited it: the first provenance
 // entry's source line and the text of that very link (not the first link of
 // the line, which a second link on it used to get).
-func newLiveItem(i int, w workItem, lc liveContext, prov map[string][]FoundByEntry) ladder.Item {
+func newLiveItem(i int, w workItem, lc liveContext, foundBy []FoundByEntry, first string) ladder.Item {
 	it := ladder.Item{Index: i, URL: w.rep.NormalizedURL, CID: w.rep.CID, Fetch: w.rep.URLOriginal}
 	if raw, ok := lc.originals[w.rep.URLOriginal]; ok {
 		it.Fetch = raw
 	}
 	// Anything redaction touched carried credentials of some kind.
 	it.Credentialed = it.Fetch != w.rep.URLOriginal || strings.Contains(w.rep.URLOriginal, "REDACTED")
-	for _, o := range w.originals {
-		if entries := prov[o]; len(entries) > 0 {
-			it.Citation.SourceLine = entries[0].SourceLine
-			it.Citation.LinkText = lc.texts.lookup(entries[0], o)
-			break
-		}
+	if len(foundBy) > 0 {
+		it.Citation.SourceLine = foundBy[0].SourceLine
+		it.Citation.LinkText = lc.texts.lookup(foundBy[0], first)
 	}
 	return it
 }
@@ -360,7 +360,7 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 	work := workList(urlMap)
 	guard := e.guard(cfg.policy)
 	cache := e.cache()
-	forWork, prov := provenance(work, foundBy)
+	forWork, first := provenance(work, foundBy)
 	decisions := make([]decision, len(work))
 	settled := make([]bool, len(work))
 	var live []ladder.Item
@@ -371,7 +371,7 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 		}
 		var it ladder.Item
 		if !ok {
-			it = newLiveItem(i, w, lc, prov)
+			it = newLiveItem(i, w, lc, forWork[i], first[i])
 			d, ok = preLadder(cache, w, it, cfg.tier)
 		}
 		if ok {
