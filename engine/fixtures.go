@@ -276,7 +276,13 @@ func statusMap(data []byte) (keys, statuses []string, ok bool) {
 	if i >= len(data) || data[i] != '{' {
 		return nil, nil, false
 	}
-	seen := map[string]bool{}
+	// Every entry but the last is followed by a comma (commas inside
+	// strings only make this an overestimate): sized once, not grown. An
+	// entry takes at least six bytes, and a file of commas must not
+	// reserve gigabytes, so the estimate is capped.
+	n := min(bytes.Count(data, []byte{','})+1, len(data)/6+1, 1<<16)
+	keys, statuses = make([]string, 0, n), make([]string, 0, n)
+	seen := make(map[string]bool, n)
 	i = skipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
 		return nil, nil, skipSpace(data, i+1) == len(data)

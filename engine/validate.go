@@ -133,8 +133,17 @@ func redactURLMap(items []URLMapItem) ([]URLMapItem, error) {
 func workList(items []URLMapItem) []workItem {
 	clean := append([]URLMapItem(nil), items...)
 	icu.SortBy(clean, func(i URLMapItem) string { return i.NormalizedURL }, func(i URLMapItem) string { return i.URLOriginal })
-	work := make([]workItem, 0, len(clean))
-	index := make(map[string]int, len(clean))
+	// Changes between neighbours bound the distinct URLs from above (equal
+	// ones not adjacent only add changes): sized by them, not by the
+	// originals, which are half as many again.
+	changes := 0
+	for i := range clean {
+		if i == 0 || clean[i].NormalizedURL != clean[i-1].NormalizedURL {
+			changes++
+		}
+	}
+	work := make([]workItem, 0, changes)
+	index := make(map[string]int, changes)
 	// Most URLs have one original: their lists share one backing array,
 	// each clipped so that a second original reallocates.
 	firsts := make([]string, len(clean))
@@ -246,11 +255,13 @@ func entryOf(it FoundByItem) FoundByEntry {
 		wave = 2
 	}
 	pid := cmp.Or(it.PerspectiveID, "unknown")
-	return FoundByEntry{
-		Wave: wave, PerspectiveID: pid, AgentType: "unknown",
-		ArtifactPath: cmp.Or(it.ArtifactPath, fmt.Sprintf("wave-%d/%s.md", wave, pid)),
-		SourceLine:   it.SourceLine,
+	path := it.ArtifactPath
+	if path == "" {
+		// Not cmp.Or: its arguments are all evaluated, and this Sprintf
+		// ran for every occurrence of a run.
+		path = fmt.Sprintf("wave-%d/%s.md", wave, pid)
 	}
+	return FoundByEntry{Wave: wave, PerspectiveID: pid, AgentType: "unknown", ArtifactPath: path, SourceLine: it.SourceLine}
 }
 
 // preLadder settles, without fetching, what the live ladder must not touch

@@ -415,6 +415,9 @@ func (x *extractor) flush(ctx context.Context) error {
 	if !slices.IsSortedFunc(x.found, byPos) {
 		slices.SortStableFunc(x.found, byPos)
 	}
+	// Room for every candidate at once: grown one append at a time, the
+	// links of a typical Sources section were copied five times over.
+	x.links = slices.Grow(x.links, len(x.found))
 	for i, c := range x.found {
 		if i%1024 == 1023 {
 			if err := ctx.Err(); err != nil {
