@@ -189,46 +189,62 @@ func hasSecretSyntax(s string) bool {
 	return false
 }
 
+// redactURL redacts s part by part and builds a new string only when a part
+// changed: most URLs with a query or fragment carry no secret, and building
+// each one to compare it with the input was most of RedactURL's cost.
 func redactURL(s string, depth int) (string, bool) {
 	prefix, auth, rest, hasAuth := splitAuthority(s)
-	var b strings.Builder
-	b.Grow(len(s) + len(redactedValue))
-	b.WriteString(prefix)
-	had := false
+	host, had := auth, false
 	if hasAuth {
 		// The last "@" ends the userinfo, as in both Go and WHATWG, so a
 		// password containing "@" is removed whole.
 		if at := strings.LastIndexByte(auth, '@'); at >= 0 {
-			had = true
-			b.WriteString(redactedUserinfo)
-			auth = auth[at+1:]
+			had, host = true, auth[at+1:]
 		}
-		b.WriteString(auth)
 	}
-
 	path, fragment, hasFragment := strings.Cut(rest, "#")
 	path, query, hasQuery := strings.Cut(path, "?")
-	if rule := pathRule(hostOf(auth)); rule != nil {
-		path = rule(path)
+	newPath := path
+	if rule := pathRule(hostOf(host)); rule != nil {
+		newPath = rule(newPath)
 	}
-	b.WriteString(redactPathParams(redactSegments(path)))
+	newPath = redactPathParams(redactSegments(newPath))
+	newQuery := query
 	if hasQuery {
-		b.WriteByte('?')
-		writePairs(&b, query, depth)
+		newQuery = redactPairs(query, depth)
 	}
+	newFragment := fragment
 	if hasFragment {
-		b.WriteByte('#')
 		switch {
 		case strings.Contains(fragment, "="):
 			// OAuth implicit flow: #access_token=...&token_type=...
-			writePairs(&b, fragment, depth)
+			newFragment = redactPairs(fragment, depth)
 		case strictSecret(fragment) || phraseSecret(FormDecode(fragment)):
 			// An anchor is a slug as often as not: token shapes are read
 			// strictly.
-			b.WriteString(redactedValue)
-		default:
-			b.WriteString(fragment)
+			newFragment = redactedValue
 		}
+	}
+	if !had && newPath == path && newQuery == query && newFragment == fragment {
+		return s, false
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(redactedValue))
+	b.WriteString(prefix)
+	if hasAuth {
+		if had {
+			b.WriteString(redactedUserinfo)
+		}
+		b.WriteString(host)
+	}
+	b.WriteString(newPath)
+	if hasQuery {
+		b.WriteByte('?')
+		b.WriteString(newQuery)
+	}
+	if hasFragment {
+		b.WriteByte('#')
+		b.WriteString(newFragment)
 	}
 	return b.String(), had
 }
@@ -499,22 +515,37 @@ func redactPathParams(path string) string {
 	}
 }
 
-// writePairs writes a query (or key=value fragment) with sensitive values
-// redacted, piece by piece, leaving every other byte as it was. Re-encoding
-// the whole query would change bytes the redaction has no business touching.
-func writePairs(b *strings.Builder, q string, depth int) {
+// redactPairs returns a query (or key=value fragment) with sensitive values
+// redacted, piece by piece, leaving every other byte as it was — re-encoding
+// the whole query would change bytes the redaction has no business touching
+// — and q itself, not a copy, when no piece changes.
+func redactPairs(q string, depth int) string {
 	// CloudFront signs Policy together with Key-Pair-Id; alone, "policy"
 	// is an ordinary word, so it is only secret in that company.
 	cloudFront := indexFold(q, "key-pair-id") >= 0
-	for {
-		piece, more, found := strings.Cut(q, "&")
-		b.WriteString(redactPiece(piece, cloudFront, depth))
-		if !found {
-			return
+	var b strings.Builder
+	changed, done := false, 0 // done: q[:done] is in b
+	for off := 0; ; {
+		piece, _, more := strings.Cut(q[off:], "&")
+		if red := redactPiece(piece, cloudFront, depth); red != piece {
+			if !changed {
+				changed = true
+				b.Grow(len(q) + len(redactedValue))
+			}
+			b.WriteString(q[done:off])
+			b.WriteString(red)
+			done = off + len(piece)
 		}
-		b.WriteByte('&')
-		q = more
+		if !more {
+			break
+		}
+		off += len(piece) + 1
 	}
+	if !changed {
+		return q
+	}
+	b.WriteString(q[done:])
+	return b.String()
 }
 
 // redactPiece redacts one "&"-separated piece. Its ";"-separated parts are
@@ -585,9 +616,7 @@ func nestedSecret(v string, depth int) bool {
 		r, had := redactURL(v, depth+1)
 		return had || r != v
 	}
-	var b strings.Builder
-	writePairs(&b, v, depth+1)
-	return b.String() != v
+	return redactPairs(v, depth+1) != v
 }
 
 // indexFold is the index of the first instance of sub in s, ASCII case

@@ -69,9 +69,7 @@ func redactWords(s string) string {
 			end++
 		}
 		if w := s[i:end]; !strings.Contains(w, "://") && wordMaySecret(w) {
-			var wb strings.Builder
-			writePairs(&wb, w, 0)
-			if red := wb.String(); red != w {
+			if red := redactPairs(w, 0); red != w {
 				if b.Len() == 0 {
 					b.Grow(len(s))
 				}
