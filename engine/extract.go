@@ -203,7 +203,7 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 	files := w.files
 	icu.SortBy(files, func(f waveFile) string { return f.abs })
 
-	perFile, err := e.scanFiles(ctx, run.Root, files, parse.SourcesOptions{Titles: titles})
+	perFile, err := e.scanFiles(ctx, run.Root, files, parse.SourcesOptions{Titles: titles}, withTexts)
 	if err != nil {
 		return nil, err
 	}
@@ -470,7 +470,7 @@ func skippedEntry(path string, d os.DirEntry, md bool) string {
 // worker per core takes the next file until none is left: a goroutine per
 // file grew a fresh stack for each parse (goldmark recurses), and copying
 // stacks cost 2% of a run's CPU.
-func (e *Engine) scanFiles(ctx context.Context, root string, files []waveFile, opt parse.SourcesOptions) ([]scannedFile, error) {
+func (e *Engine) scanFiles(ctx context.Context, root string, files []waveFile, opt parse.SourcesOptions, texts bool) ([]scannedFile, error) {
 	out := make([]scannedFile, len(files))
 	g, gctx := errgroup.WithContext(ctx)
 	redact := e.redactText
@@ -488,7 +488,7 @@ func (e *Engine) scanFiles(ctx context.Context, root string, files []waveFile, o
 				if err := gctx.Err(); err != nil {
 					return err
 				}
-				found, err := scanFile(gctx, root, files[i], opt, redact)
+				found, err := scanFile(gctx, root, files[i], opt, redact, texts)
 				if err != nil {
 					return err
 				}
@@ -519,7 +519,9 @@ func newLineRedactor(redact func(string) string) func(line int, text string) str
 	}
 }
 
-func scanFile(ctx context.Context, root string, f waveFile, opt parse.SourcesOptions, redact func(string) string) (scannedFile, error) {
+// scanFile reads one wave file's provenance items, and with texts each
+// link's text (only a live run needs them).
+func scanFile(ctx context.Context, root string, f waveFile, opt parse.SourcesOptions, redact func(string) string, texts bool) (scannedFile, error) {
 	var out scannedFile
 	data, err := fsx.ReadLimited(f.abs, maxWaveFileBytes)
 	if err != nil {
@@ -542,7 +544,9 @@ func scanFile(ctx context.Context, root string, f waveFile, opt parse.SourcesOpt
 	rel := relPOSIX(root, f.abs)
 	var seen lineSeen
 	out.items = make([]FoundByItem, 0, len(links))
-	out.texts = make([]string, 0, len(links))
+	if texts {
+		out.texts = make([]string, 0, len(links))
+	}
 	sourceLine := newLineRedactor(redact)
 	for i, l := range links {
 		if i%1024 == 1023 {
@@ -561,7 +565,9 @@ func scanFile(ctx context.Context, root string, f waveFile, opt parse.SourcesOpt
 			SourceLine: sourceLine(l.Line, l.SourceLine),
 			Ordinal:    len(out.items) + 1, ArtifactPath: rel, raw: l.URL,
 		})
-		out.texts = append(out.texts, l.Text)
+		if texts {
+			out.texts = append(out.texts, l.Text)
+		}
 	}
 	return out, nil
 }
