@@ -161,11 +161,25 @@ func (s *streamer) value(v reflect.Value) error {
 
 func (s *streamer) array(v reflect.Value) error {
 	s.buf = append(s.buf, '[')
+	// A slice of plain structs (the common digested input: one record per
+	// URL) has its elements' checks and field table looked up once.
+	var info *structInfo
+	if et := v.Type().Elem(); et.Kind() == reflect.Struct && !s.custom(et) {
+		if si := structInfoOf(et); !si.fallback {
+			info = si
+		}
+	}
 	for i := range v.Len() {
 		if i > 0 {
 			s.buf = append(s.buf, ',')
 		}
-		if err := s.value(v.Index(i)); err != nil {
+		var err error
+		if info != nil {
+			err = s.fields(v.Index(i), info)
+		} else {
+			err = s.value(v.Index(i))
+		}
+		if err != nil {
 			return err
 		}
 		s.flush()
@@ -209,6 +223,11 @@ func (s *streamer) structValue(v reflect.Value) error {
 	if info.fallback {
 		return s.slow(v)
 	}
+	return s.fields(v, info)
+}
+
+// fields writes a struct whose info is not a fallback.
+func (s *streamer) fields(v reflect.Value, info *structInfo) error {
 	s.buf = append(s.buf, '{')
 	first := true
 	for _, f := range info.fields {
@@ -221,6 +240,13 @@ func (s *streamer) structValue(v reflect.Value) error {
 		}
 		first = false
 		s.buf = append(s.buf, f.key...)
+		if f.plain {
+			if str := fv.String(); utf8.ValidString(str) {
+				s.buf = AppendString(s.buf, str)
+				s.flush()
+				continue
+			}
+		}
 		if err := s.value(fv); err != nil {
 			return err
 		}
@@ -280,6 +306,7 @@ type fieldInfo struct {
 	index     int
 	key       []byte // the key as canonical JSON, followed by ':'
 	omitEmpty bool
+	plain     bool // of type string itself, which value would only encode
 }
 
 var structInfos sync.Map // reflect.Type → *structInfo
@@ -328,7 +355,7 @@ func buildStructInfo(t reflect.Type) *structInfo {
 		if _, dup := byName[name]; dup || !utf8.ValidString(name) {
 			return &structInfo{fallback: true}
 		}
-		byName[name] = fieldInfo{index: i, key: append(AppendString(nil, name), ':'), omitEmpty: omit}
+		byName[name] = fieldInfo{index: i, key: append(AppendString(nil, name), ':'), omitEmpty: omit, plain: sf.Type == stringType}
 		names = append(names, name)
 	}
 	c := canon{orders: map[string][]string{}}
