@@ -106,7 +106,11 @@ func Compare(a, b string) int {
 
 func fastCompare(a, b string) int {
 	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
+	// Equal bytes have equal weights at every level: sorted URLs share long
+	// prefixes (and ties compare a string with itself), so the weights are
+	// looked up only from the first byte that differs.
+	p := commonPrefix(a[:n], b[:n])
+	for i := p; i < n; i++ {
 		if pa, pb := asciiPrimary[a[i]], asciiPrimary[b[i]]; pa != pb {
 			if pa < pb {
 				return -1
@@ -120,7 +124,7 @@ func fastCompare(a, b string) int {
 	case len(a) > len(b):
 		return 1
 	}
-	for i := 0; i < n; i++ {
+	for i := p; i < n; i++ {
 		if ta, tb := tertiary(a[i]), tertiary(b[i]); ta != tb {
 			if ta < tb {
 				return -1
@@ -129,6 +133,21 @@ func fastCompare(a, b string) int {
 		}
 	}
 	return 0
+}
+
+// commonPrefix is the length of the longest common prefix of a and b, which
+// have the same length; eight bytes are compared at a time.
+func commonPrefix(a, b string) int {
+	i := 0
+	for ; i+8 <= len(a); i += 8 {
+		if a[i:i+8] != b[i:i+8] {
+			break
+		}
+	}
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i
 }
 
 // Sort sorts s in place in collation order. The sort is stable, as JavaScript's
