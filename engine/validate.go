@@ -176,10 +176,18 @@ func workList(items []URLMapItem) []workItem {
 // as the entries (41 MB of copies at 20,000 files).
 func provenance(work []workItem, items []FoundByItem) (forWork [][]FoundByEntry, first []string) {
 	order, ranges := itemsByURL(items)
+	// Each original's range, looked up once, in the order the loop below
+	// takes them.
+	n := 0
+	for _, w := range work {
+		n += len(w.originals)
+	}
+	rs := make([][2]int32, 0, n)
 	total := 0
 	for _, w := range work {
 		for _, o := range w.originals {
 			r := ranges[o]
+			rs = append(rs, r)
 			total += int(r[1] - r[0])
 		}
 	}
@@ -189,7 +197,8 @@ func provenance(work []workItem, items []FoundByItem) (forWork [][]FoundByEntry,
 	for i, w := range work {
 		start := pos
 		for _, o := range w.originals {
-			r, from := ranges[o], pos
+			r, from := rs[0], pos
+			rs = rs[1:]
 			for k := r[0]; k < r[1]; k++ {
 				j := k
 				if order != nil {
