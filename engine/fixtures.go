@@ -183,7 +183,15 @@ func emptyFixtureSet() (*fixtureSet, error) {
 
 // index builds the lookup maps and the digest from f.entries.
 func (f *fixtureSet) index() error {
-	f.byNormalized, f.byOriginal, f.byCID = map[string]*fixtureEntry{}, map[string]*fixtureEntry{}, map[string]*fixtureEntry{}
+	// Each map sized once by the entries that have its key.
+	var nn, no, nc int
+	for i := range f.entries {
+		e := &f.entries[i]
+		nn, no, nc = nn+min(len(e.NormalizedURL), 1), no+min(len(e.URLOriginal), 1), nc+min(len(e.CID), 1)
+	}
+	f.byNormalized = make(map[string]*fixtureEntry, nn)
+	f.byOriginal = make(map[string]*fixtureEntry, no)
+	f.byCID = make(map[string]*fixtureEntry, nc)
 	for i := range f.entries {
 		e := &f.entries[i]
 		if e.NormalizedURL != "" {
