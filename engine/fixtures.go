@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
 	"strconv"
@@ -45,6 +46,31 @@ type fixtureSet struct {
 	// warnings report the entries read leniently (see fixtureFrom), in
 	// file order.
 	warnings []string
+	// pending is a {"<url>": "<status>"} file checked but not yet read
+	// into entries (see statusMapSpans); ready reads it.
+	pending *pendingStatusMap
+}
+
+type pendingStatusMap struct {
+	kind  string
+	data  []byte
+	spans []jsonSpan
+}
+
+// ready reads a pending file into entries, warnings, indexes and digest —
+// exactly what reading it at once gave; nothing in it can fail but the
+// digest — and is a no-op otherwise. validate calls it before its first
+// lookup.
+func (f *fixtureSet) ready() error {
+	if f == nil || f.pending == nil {
+		return nil
+	}
+	p := f.pending
+	f.pending = nil
+	keys, statuses := statusMapStrings(p.data, p.spans)
+	g := fixturesFromStatusMap(f.sourcePath, p.kind, keys, statuses)
+	f.entries, f.warnings = g.entries, g.warnings
+	return f.index()
 }
 
 func (f *fixtureSet) lookup(it URLMapItem) *fixtureEntry {
@@ -79,12 +105,8 @@ func loadFixtures(path, kind string) (*fixtureSet, error) {
 	if err != nil {
 		return nil, readError(kind+" fixtures", path, kind+"_fixtures_path missing", err)
 	}
-	if keys, statuses, ok := statusMap(data); ok {
-		f := fixturesFromStatusMap(path, kind, keys, statuses)
-		if err := f.index(); err != nil {
-			return nil, err
-		}
-		return f, nil
+	if spans, ok := statusMapSpans(data); ok && statusMapUsable(data, spans) {
+		return &fixtureSet{sourcePath: path, loadedFromFile: true, pending: &pendingStatusMap{kind, data, spans}}, nil
 	}
 	f, err := fixturesFromDoc(path, kind, data)
 	if err != nil {
@@ -280,49 +302,113 @@ func statusEntry(url, status string, warn func(string)) fixtureEntry {
 // data after the object, JSON that does not parse — which the general
 // reader (decode, then objectKeys for the order) handles and reports.
 func statusMap(data []byte) (keys, statuses []string, ok bool) {
+	spans, ok := statusMapSpans(data)
+	if !ok || !statusMapUsable(data, spans) {
+		return nil, nil, false
+	}
+	keys, statuses = statusMapStrings(data, spans)
+	return keys, statuses, true
+}
+
+// jsonSpan is where a JSON string's contents lie in a document (between
+// its quotes); escaped marks one that must be decoded (escapes, or bytes
+// that are not UTF-8) rather than read as it is.
+type jsonSpan struct {
+	start, end int
+	escaped    bool
+}
+
+func (sp jsonSpan) value(data []byte) string {
+	if !sp.escaped {
+		return string(data[sp.start:sp.end])
+	}
+	var v string
+	_ = json.Unmarshal(data[sp.start-1:sp.end+1], &v) // checked by jsonStringSpan
+	return v
+}
+
+// statusMapSpans checks that data is a JSON object whose values are all
+// strings and returns its strings' spans, key and value alternately. It
+// holds no pointers into the data: a run keeps a fixtures file in this form
+// until validate needs its entries (see fixtureSet.ready), so the
+// collector, which runs a dozen times while the waves are parsed, does not
+// trace 20,000 entries each time.
+func statusMapSpans(data []byte) ([]jsonSpan, bool) {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
-		return nil, nil, false
+		return nil, false
 	}
 	// Every entry but the last is followed by a comma (commas inside
 	// strings only make this an overestimate): sized once, not grown. An
 	// entry takes at least six bytes, and a file of commas must not
 	// reserve gigabytes, so the estimate is capped.
 	n := min(bytes.Count(data, []byte{','})+1, len(data)/6+1, 1<<16)
-	keys, statuses = make([]string, 0, n), make([]string, 0, n)
-	seen := make(map[string]bool, n)
+	spans := make([]jsonSpan, 0, 2*n)
 	i = skipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
-		return nil, nil, skipSpace(data, i+1) == len(data)
+		return spans, skipSpace(data, i+1) == len(data)
 	}
 	for {
-		k, next, isString := jsonString(data, i)
-		if !isString || k == "items" || seen[k] {
-			return nil, nil, false
+		k, next, isString := jsonStringSpan(data, i)
+		if !isString {
+			return nil, false
 		}
 		i = skipSpace(data, next)
 		if i >= len(data) || data[i] != ':' {
-			return nil, nil, false
+			return nil, false
 		}
-		v, next, isString := jsonString(data, skipSpace(data, i+1))
+		v, next, isString := jsonStringSpan(data, skipSpace(data, i+1))
 		if !isString {
-			return nil, nil, false
+			return nil, false
 		}
-		seen[k] = true
-		keys, statuses = append(keys, k), append(statuses, v)
+		spans = append(spans, k, v)
 		i = skipSpace(data, next)
 		if i >= len(data) {
-			return nil, nil, false
+			return nil, false
 		}
 		switch data[i] {
 		case ',':
 			i = skipSpace(data, i+1)
 		case '}':
-			return keys, statuses, skipSpace(data, i+1) == len(data)
+			return spans, skipSpace(data, i+1) == len(data)
 		default:
-			return nil, nil, false
+			return nil, false
 		}
 	}
+}
+
+// statusMapUsable reports that no key repeats and none is "items" (shapes
+// the general reader handles). Keys are compared by hash, without a string
+// per key; a hash shared by two different keys also answers false, which
+// only sends the file to the general reader, whose reading of a status map
+// is the same (TestStatusMapMatchesGeneralReader).
+func statusMapUsable(data []byte, spans []jsonSpan) bool {
+	seed := maphash.MakeSeed()
+	seen := make(map[uint64]bool, len(spans)/2)
+	for i := 0; i < len(spans); i += 2 {
+		k := data[spans[i].start:spans[i].end]
+		if spans[i].escaped {
+			k = []byte(spans[i].value(data))
+		}
+		h := maphash.Bytes(seed, k)
+		if string(k) == "items" || seen[h] {
+			return false
+		}
+		seen[h] = true
+	}
+	return true
+}
+
+// statusMapStrings reads the keys and statuses statusMapSpans found.
+func statusMapStrings(data []byte, spans []jsonSpan) (keys, statuses []string) {
+	if len(spans) == 0 {
+		return nil, nil
+	}
+	keys, statuses = make([]string, 0, len(spans)/2), make([]string, 0, len(spans)/2)
+	for i := 0; i < len(spans); i += 2 {
+		keys, statuses = append(keys, spans[i].value(data)), append(statuses, spans[i+1].value(data))
+	}
+	return keys, statuses
 }
 
 // skipSpace returns the index of the first byte at or after i that is not
@@ -334,34 +420,35 @@ func skipSpace(data []byte, i int) int {
 	return i
 }
 
-// jsonString reads the JSON string starting at data[i]: its value, the index
-// after its closing quote, and false if there is no valid string there. A
-// string without escapes that is valid UTF-8 is its own bytes; any other
-// goes through encoding/json, so the value is exactly what Unmarshal gives.
-func jsonString(data []byte, i int) (string, int, bool) {
+// jsonStringSpan reads the JSON string starting at data[i]: its span, the
+// index after its closing quote, and false if there is no valid string
+// there. A string without escapes that is valid UTF-8 is its own bytes; any
+// other is checked now and decoded by encoding/json when read, so its value
+// is exactly what Unmarshal gives.
+func jsonStringSpan(data []byte, i int) (jsonSpan, int, bool) {
 	if i >= len(data) || data[i] != '"' {
-		return "", i, false
+		return jsonSpan{}, i, false
 	}
 	plain := true
 	for j := i + 1; j < len(data); j++ {
 		switch c := data[j]; {
 		case c == '"':
-			if plain && utf8.Valid(data[i+1:j]) {
-				return string(data[i+1 : j]), j + 1, true
+			sp := jsonSpan{start: i + 1, end: j, escaped: !plain || !utf8.Valid(data[i+1:j])}
+			if sp.escaped {
+				var v string
+				if json.Unmarshal(data[i:j+1], &v) != nil {
+					return jsonSpan{}, j, false
+				}
 			}
-			var v string
-			if json.Unmarshal(data[i:j+1], &v) != nil {
-				return "", j, false
-			}
-			return v, j + 1, true
+			return sp, j + 1, true
 		case c == '\\':
 			plain = false
 			j++ // the escaped byte cannot end the string
 		case c < 0x20:
-			return "", j, false
+			return jsonSpan{}, j, false
 		}
 	}
-	return "", len(data), false
+	return jsonSpan{}, len(data), false
 }
 
 // fixturesFromStatusMap builds the set statusMap read; a warning names its

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -112,4 +114,56 @@ func FuzzStatusMap(f *testing.F) {
 			t.Fatalf("%q: general reader refuses what statusMap read: %v", data, err)
 		}
 	})
+}
+
+// A status-map file is checked when loaded and read into entries only when
+// validate needs them (fixtureSet.ready); what it reads is what the general
+// reader reads. The shapes the one-pass path leaves to the general reader
+// are read (or refused) at load time, as before.
+func TestPendingFixturesReadAsBefore(t *testing.T) {
+	write := func(doc string) string {
+		path := filepath.Join(t.TempDir(), "fixtures.json")
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, doc := range []string{
+		`{"https://a.example/1": "valid", "https://b.example/2": "blocked "}`,
+		`{"https://a.example/\u00e9": "nonsense", "https://b.example/\\": "valid"}`,
+		`{}`,
+	} {
+		path := write(doc)
+		f, err := loadFixtures(path, "offline")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.pending == nil || f.entries != nil {
+			t.Fatalf("%s: read at load time, not when needed", doc)
+		}
+		if err := f.ready(); err != nil {
+			t.Fatal(err)
+		}
+		want, err := fixturesFromDoc(path, "offline", []byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := want.index(); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(f.entries, want.entries) || !reflect.DeepEqual(f.warnings, want.warnings) || f.digest != want.digest {
+			t.Errorf("%s:\n pending %+v %q %s\n general %+v %q %s", doc, f.entries, f.warnings, f.digest, want.entries, want.warnings, want.digest)
+		}
+	}
+	// A repeated key and an "items" key with a string value are the
+	// general reader's, read when the file is loaded, as before.
+	for _, doc := range []string{`{"https://a.example/": "valid", "https://a.example/": "blocked"}`, `{"items": "valid"}`} {
+		f, err := loadFixtures(write(doc), "offline")
+		if err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		if f.pending != nil || f.digest == "" {
+			t.Errorf("%s: pending %v, digest %q; want the general reader's set, read at load", doc, f.pending != nil, f.digest)
+		}
+	}
 }

@@ -377,6 +377,11 @@ type liveContext struct {
 
 func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, urlMap []URLMapItem,
 	offline, online *fixtureSet, foundBy []FoundByItem, lc liveContext, em *emitter) (*validation, error) {
+	for _, f := range []*fixtureSet{offline, online} {
+		if err := f.ready(); err != nil {
+			return nil, err
+		}
+	}
 	work := workList(urlMap)
 	guard := e.guard(cfg.policy)
 	cache := e.cache()
