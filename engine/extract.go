@@ -112,13 +112,53 @@ type extraction struct {
 	texts linkTexts
 }
 
-// scannedFile is one wave file's provenance items and, beside each, the
-// markdown text of its link (parse.Link.Text), which the classifier compares
-// with the page. The texts stay in memory: found-by.json keeps the
-// reference's fields.
+// scannedFile is one wave file's provenance items and, for a live run,
+// beside each the markdown text of its link (parse.Link.Text), which the
+// classifier compares with the page (found-by.json keeps the reference's
+// fields, so the texts stay in memory).
+//
+// The items are held without pointers until the merge: their strings as
+// spans of one buffer per file (each source line once, a URL inside its
+// line where it is written as it is), so the collector, which runs a dozen
+// times while the waves are parsed, marks one buffer per file instead of
+// tracing every item's strings each time; item makes them strings.
 type scannedFile struct {
-	items []FoundByItem
+	wave, pid, rel string
+	// blob is a strings.Builder so that its string is the bytes written,
+	// not a copy of them; a pointer, because a Builder must not be copied.
+	blob  *strings.Builder
+	links []scannedLink
 	texts []string
+}
+
+// scannedLink is one provenance item: spans of its file's blob.
+type scannedLink struct {
+	url, line, raw span
+}
+
+type span struct{ start, end int32 }
+
+// item is the file's i-th provenance item, its strings slices of blob (the
+// blob's string).
+func (f *scannedFile) item(blob string, i int) FoundByItem {
+	l := f.links[i]
+	return FoundByItem{
+		URLOriginal: blob[l.url.start:l.url.end], Wave: f.wave, PerspectiveID: f.pid,
+		SourceLine: blob[l.line.start:l.line.end], Ordinal: i + 1, ArtifactPath: f.rel,
+		raw: blob[l.raw.start:l.raw.end],
+	}
+}
+
+// put returns the span of str in the blob: inside line (the text of the
+// span at, already in the blob) when str is there, else appended.
+func (f *scannedFile) put(str, line string, at span) span {
+	if i := strings.Index(line, str); i >= 0 {
+		start := at.start + int32(i)
+		return span{start, start + int32(len(str))}
+	}
+	start := int32(f.blob.Len())
+	f.blob.WriteString(str)
+	return span{start, int32(f.blob.Len())}
 }
 
 // linkTexts maps a provenance item, as found-by.json identifies it, to the
@@ -213,8 +253,8 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 		x.texts = linkTexts{}
 	}
 	total := 0
-	for _, found := range perFile {
-		total += len(found.items)
+	for i := range perFile {
+		total += len(perFile[i].links)
 	}
 	// Sized once: grown by appends, the provenance of a large run was
 	// copied over and over.
@@ -224,12 +264,17 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 	type seenURL struct{ unique, kept int32 }
 	seen := make(map[string]seenURL, total)
 	group := make([]int32, 0, total) // per kept item, its URL's index in x.unique
-	for fi, found := range perFile {
+	for fi := range perFile {
 		if err := ctx.Err(); err != nil {
 			return nil, cancelled()
 		}
-		perFile[fi] = scannedFile{}
-		for i, it := range found.items {
+		found := &perFile[fi]
+		blob := ""
+		if found.blob != nil {
+			blob = found.blob.String()
+		}
+		for i := range found.links {
+			it := found.item(blob, i)
 			x.totalFound++
 			if withTexts {
 				x.texts.add(it, found.texts[i])
@@ -249,6 +294,7 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 			s.kept++
 			seen[it.URLOriginal] = s
 		}
+		*found = scannedFile{}
 	}
 	var rank []int32
 	x.unique, rank = icu.Ranks(x.unique)
@@ -540,14 +586,16 @@ func scanFile(ctx context.Context, root string, f waveFile, opt parse.SourcesOpt
 		return out, err
 	}
 	base := filepath.Base(f.abs)
-	pid := strings.TrimSuffix(base, filepath.Ext(base))
-	rel := relPOSIX(root, f.abs)
+	out.wave, out.pid, out.rel = f.wave, strings.TrimSuffix(base, filepath.Ext(base)), relPOSIX(root, f.abs)
 	var seen lineSeen
-	out.items = make([]FoundByItem, 0, len(links))
+	out.links = make([]scannedLink, 0, len(links))
+	out.blob = &strings.Builder{}
+	out.blob.Grow(len(data) / 2)
 	if texts {
 		out.texts = make([]string, 0, len(links))
 	}
 	sourceLine := newLineRedactor(redact)
+	lastLine, line, lineText := 0, span{}, ""
 	for i, l := range links {
 		if i%1024 == 1023 {
 			if err := ctx.Err(); err != nil {
@@ -560,11 +608,16 @@ func scanFile(ctx context.Context, root string, f waveFile, opt parse.SourcesOpt
 		if !seen.add(l.Line, u) {
 			continue
 		}
-		out.items = append(out.items, FoundByItem{
-			URLOriginal: u, Wave: f.wave, PerspectiveID: pid,
-			SourceLine: sourceLine(l.Line, l.SourceLine),
-			Ordinal:    len(out.items) + 1, ArtifactPath: rel, raw: l.URL,
-		})
+		if l.Line != lastLine || len(out.links) == 0 {
+			lastLine, lineText = l.Line, sourceLine(l.Line, l.SourceLine)
+			line = out.put(lineText, "", span{})
+		}
+		url := out.put(u, lineText, line)
+		raw := url
+		if l.URL != u {
+			raw = out.put(l.URL, lineText, line)
+		}
+		out.links = append(out.links, scannedLink{url: url, line: line, raw: raw})
 		if texts {
 			out.texts = append(out.texts, l.Text)
 		}

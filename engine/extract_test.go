@@ -76,8 +76,8 @@ func BenchmarkExtractManyLinksOneLine(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		found, err := scanFile(bg, dir, waveFile{wave: "wave-1", abs: wave}, parse.SourcesOptions{}, netguard.RedactText, false)
-		if err != nil || len(found.items) != 8000 {
-			b.Fatalf("%d items, %v", len(found.items), err)
+		if err != nil || len(found.links) != 8000 {
+			b.Fatalf("%d items, %v", len(found.links), err)
 		}
 	}
 }
