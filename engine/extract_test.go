@@ -318,3 +318,52 @@ func TestLineSeen(t *testing.T) {
 		t.Fatal("a new line starts empty")
 	}
 }
+
+// scanFile keeps each item's strings as spans of one buffer per file: a URL
+// written as it is shares its line's bytes, while one the parse rewrote (an
+// upper-case host), one redaction changed (its raw form keeps the secret),
+// and one cut off with its long line each get bytes of their own. Every
+// item must read back exactly.
+func TestScanFileSpans(t *testing.T) {
+	dir := t.TempDir()
+	long := "- " + strings.Repeat("word ", 120) + "https://d.example/tail"
+	src := "## Sources\n\n" +
+		"- https://a.example/x and https://b.example/y\n" +
+		"- https://WWW.C.example/Path\n" +
+		"- https://e.example/p?token=sk-abcdefghijklmnopqrstuvwx\n" +
+		long + "\n"
+	wave := filepath.Join(dir, "p1.md")
+	if err := os.WriteFile(wave, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	found, err := scanFile(bg, dir, waveFile{wave: "wave-1", abs: wave}, parse.SourcesOptions{}, netguard.RedactText, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := truncate(long, maxSourceLine)
+	want := []FoundByItem{
+		{URLOriginal: "https://a.example/x", SourceLine: "- https://a.example/x and https://b.example/y", raw: "https://a.example/x"},
+		{URLOriginal: "https://b.example/y", SourceLine: "- https://a.example/x and https://b.example/y", raw: "https://b.example/y"},
+		{URLOriginal: "https://www.c.example/Path", SourceLine: "- https://WWW.C.example/Path", raw: "https://www.c.example/Path"},
+		{URLOriginal: "https://e.example/p?token=%5BREDACTED%5D", SourceLine: "- https://e.example/p?token=%5BREDACTED%5D",
+			raw: "https://e.example/p?token=sk-abcdefghijklmnopqrstuvwx"},
+		{URLOriginal: "https://d.example/tail", SourceLine: cut, raw: "https://d.example/tail"},
+	}
+	if strings.Contains(cut, "https://d.example/tail") {
+		t.Fatal("the long line must be cut before its URL for this test")
+	}
+	blob := found.blob.String()
+	if len(found.links) != len(want) {
+		t.Fatalf("%d items, want %d", len(found.links), len(want))
+	}
+	for i, w := range want {
+		w.Wave, w.PerspectiveID, w.ArtifactPath, w.Ordinal = "wave-1", "p1", "p1.md", i+1
+		if got := found.item(blob, i); got != w {
+			t.Errorf("item %d:\n got  %+v\n want %+v", i, got, w)
+		}
+	}
+	// The line shared by two URLs is in the buffer once.
+	if n := strings.Count(blob, "https://a.example/x and"); n != 1 {
+		t.Errorf("shared line stored %d times", n)
+	}
+}
