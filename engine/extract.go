@@ -348,13 +348,13 @@ func recoverOriginals(ctx context.Context, run *Run, items []FoundByItem, titles
 		if err != nil {
 			continue
 		}
-		redactLine := newLineRedactor(netguard.RedactText)
+		redactLine := newLineRedactor(netguard.RedactTextKnown)
 		for _, l := range links {
 			u, _ := netguard.RedactURL(l.URL)
 			if _, ok := out[u]; !ok {
 				out[u] = l.URL
 			}
-			texts.add(FoundByItem{ArtifactPath: it.ArtifactPath, URLOriginal: u, SourceLine: redactLine(l.Line, l.SourceLine)}, l.Text)
+			texts.add(FoundByItem{ArtifactPath: it.ArtifactPath, URLOriginal: u, SourceLine: redactLine(l.Line, l.SourceLine, l.URL, u)}, l.Text)
 		}
 	}
 	return out, texts
@@ -519,9 +519,9 @@ func skippedEntry(path string, d os.DirEntry, md bool) string {
 func (e *Engine) scanFiles(ctx context.Context, root string, files []waveFile, opt parse.SourcesOptions, texts bool) ([]scannedFile, error) {
 	out := make([]scannedFile, len(files))
 	g, gctx := errgroup.WithContext(ctx)
-	redact := e.redactText
-	if redact == nil {
-		redact = netguard.RedactText
+	redact := lineRedact(netguard.RedactTextKnown)
+	if r := e.redactText; r != nil {
+		redact = func(text, _, _ string) string { return r(text) }
 	}
 	var next atomic.Int64
 	for range min(runtime.GOMAXPROCS(0), len(files)) {
@@ -551,15 +551,19 @@ func (e *Engine) scanFiles(ctx context.Context, root string, files []waveFile, o
 	return out, nil
 }
 
+// lineRedact redacts a source line given the URL of the link read from it
+// and that URL already redacted (netguard.RedactTextKnown).
+type lineRedact func(text, rawURL, redactedURL string) string
+
 // newLineRedactor returns a function that redacts and truncates a source
 // line once per line: the links of one line come together, and redacting a
 // long line once per link was quadratic (8,000 URLs on one 220 KB line took
 // 43 s).
-func newLineRedactor(redact func(string) string) func(line int, text string) string {
+func newLineRedactor(redact lineRedact) func(line int, text, rawURL, redactedURL string) string {
 	last, lastText := 0, ""
-	return func(line int, text string) string {
+	return func(line int, text, rawURL, redactedURL string) string {
 		if line != last {
-			last, lastText = line, truncate(redact(text), maxSourceLine)
+			last, lastText = line, truncate(redact(text, rawURL, redactedURL), maxSourceLine)
 		}
 		return lastText
 	}
@@ -567,7 +571,7 @@ func newLineRedactor(redact func(string) string) func(line int, text string) str
 
 // scanFile reads one wave file's provenance items, and with texts each
 // link's text (only a live run needs them).
-func scanFile(ctx context.Context, root string, f waveFile, opt parse.SourcesOptions, redact func(string) string, texts bool) (scannedFile, error) {
+func scanFile(ctx context.Context, root string, f waveFile, opt parse.SourcesOptions, redact lineRedact, texts bool) (scannedFile, error) {
 	var out scannedFile
 	data, err := fsx.ReadLimited(f.abs, maxWaveFileBytes)
 	if err != nil {
@@ -609,7 +613,7 @@ func scanFile(ctx context.Context, root string, f waveFile, opt parse.SourcesOpt
 			continue
 		}
 		if l.Line != lastLine || len(out.links) == 0 {
-			lastLine, lineText = l.Line, sourceLine(l.Line, l.SourceLine)
+			lastLine, lineText = l.Line, sourceLine(l.Line, l.SourceLine, l.URL, u)
 			line = out.put(lineText, "", span{})
 		}
 		url := out.put(u, lineText, line)

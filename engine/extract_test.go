@@ -75,7 +75,7 @@ func BenchmarkExtractManyLinksOneLine(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		found, err := scanFile(bg, dir, waveFile{wave: "wave-1", abs: wave}, parse.SourcesOptions{}, netguard.RedactText, false)
+		found, err := scanFile(bg, dir, waveFile{wave: "wave-1", abs: wave}, parse.SourcesOptions{}, netguard.RedactTextKnown, false)
 		if err != nil || len(found.links) != 8000 {
 			b.Fatalf("%d items, %v", len(found.links), err)
 		}
@@ -336,7 +336,7 @@ func TestScanFileSpans(t *testing.T) {
 	if err := os.WriteFile(wave, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	found, err := scanFile(bg, dir, waveFile{wave: "wave-1", abs: wave}, parse.SourcesOptions{}, netguard.RedactText, false)
+	found, err := scanFile(bg, dir, waveFile{wave: "wave-1", abs: wave}, parse.SourcesOptions{}, netguard.RedactTextKnown, false)
 	if err != nil {
 		t.Fatal(err)
 	}

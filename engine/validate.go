@@ -131,8 +131,15 @@ func redactURLMap(items []URLMapItem) ([]URLMapItem, error) {
 // workList picks one representative per normalized_url (the first by
 // url_original) and sorts. Its input is already redacted.
 func workList(items []URLMapItem) []workItem {
-	clean := append([]URLMapItem(nil), items...)
-	icu.SortBy(clean, func(i URLMapItem) string { return i.NormalizedURL }, func(i URLMapItem) string { return i.URLOriginal })
+	// The pipeline's url map is in this order already: it is read as it is
+	// then, and only a map in another order (another tool's, a hand-edited
+	// one) is copied to be sorted.
+	byNormalized := []func(URLMapItem) string{func(i URLMapItem) string { return i.NormalizedURL }, func(i URLMapItem) string { return i.URLOriginal }}
+	clean := items
+	if !icu.IsSortedBy(items, byNormalized...) {
+		clean = append([]URLMapItem(nil), items...)
+		icu.SortBy(clean, byNormalized...)
+	}
 	// Changes between neighbours bound the distinct URLs from above (equal
 	// ones not adjacent only add changes): sized by them, not by the
 	// originals, which are half as many again.

@@ -97,3 +97,31 @@ func FuzzRedactURLMatchesBuilder(f *testing.F) {
 		}
 	})
 }
+
+// RedactTextKnown with a URL and its redaction gives RedactText's result,
+// wherever in the text the URL stands (or does not), with and without
+// secrets.
+func TestRedactTextKnownMatchesRedactText(t *testing.T) {
+	for _, u := range append(redactOracleSeeds, "https://a.example/", "http://b.example/x?token=abc.") {
+		red, _ := RedactURL(u)
+		for _, text := range []string{u, "- " + u, "- [t](" + u + ")", "see " + u + ", and " + u + ".",
+			"- https://other.example/?password=x " + u, "no url here", "<" + u + ">"} {
+			if got, want := RedactTextKnown(text, u, red), RedactText(text); got != want {
+				t.Errorf("RedactTextKnown(%q, %q) = %q; RedactText %q", text, u, got, want)
+			}
+		}
+	}
+}
+
+func FuzzRedactTextKnown(f *testing.F) {
+	for _, s := range redactOracleSeeds {
+		f.Add("- ", s, " and more")
+	}
+	f.Fuzz(func(t *testing.T, before, u, after string) {
+		red, _ := RedactURL(u)
+		text := before + u + after
+		if got, want := RedactTextKnown(text, u, red), RedactText(text); got != want {
+			t.Fatalf("RedactTextKnown(%q, %q) = %q; RedactText %q", text, u, got, want)
+		}
+	})
+}

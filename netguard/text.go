@@ -20,11 +20,20 @@ import (
 // space, control character, one of <>"'` or an unbalanced closing bracket.
 // Sentence punctuation at the very end (.,:;!?) is left outside the URL.
 func RedactText(s string) string {
-	return redactWords(redactPhrases(redactTextURLs(s)))
+	return redactWords(redactPhrases(redactTextURLs(s, "", "")))
 }
 
-// redactTextURLs redacts the URLs inside s.
-func redactTextURLs(s string) string {
+// RedactTextKnown is RedactText for text in which the caller has already
+// redacted one URL: where raw stands in s as a URL, redacted — which must be
+// RedactURL(raw)'s result — is used instead of redacting it again. A source
+// line usually holds exactly the URL its link was read from, and the
+// extract stage redacts both.
+func RedactTextKnown(s, raw, redacted string) string {
+	return redactWords(redactPhrases(redactTextURLs(s, raw, redacted)))
+}
+
+// redactTextURLs redacts the URLs inside s (raw, if there, as redacted).
+func redactTextURLs(s, raw, redacted string) string {
 	var b strings.Builder
 	done := 0
 	for i := 0; i < len(s); i++ {
@@ -36,7 +45,10 @@ func redactTextURLs(s string) string {
 			continue
 		}
 		end := i + urlLen(rest)
-		red, _ := RedactURL(s[i:end])
+		red := redacted
+		if raw == "" || s[i:end] != raw {
+			red, _ = RedactURL(s[i:end])
+		}
 		if red != s[i:end] {
 			if b.Len() == 0 {
 				b.Grow(len(s))

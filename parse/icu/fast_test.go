@@ -205,3 +205,33 @@ func TestFastEligibleWordAtATime(t *testing.T) {
 		}
 	}
 }
+
+// IsSortedBy never says "sorted" of input SortBy would change, and says it
+// of printable-ASCII input in SortBy's order.
+func TestIsSortedBy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	alphabet := []string{"a", "A", "b", "-", "1", "é", "/"}
+	for round := range 300 {
+		in := make([]string, rng.IntN(12))
+		for i := range in {
+			var sb strings.Builder
+			for range 1 + rng.IntN(3) {
+				sb.WriteString(alphabet[rng.IntN(len(alphabet))])
+			}
+			in[i] = sb.String()
+		}
+		if round%2 == 0 {
+			Sort(in)
+		}
+		id := func(s string) string { return s }
+		sorted := slices.Clone(in)
+		SortBy(sorted, id)
+		if IsSortedBy(in, id) && !slices.Equal(in, sorted) {
+			t.Fatalf("IsSortedBy(%q) = true, SortBy gives %q", in, sorted)
+		}
+		ascii := !slices.ContainsFunc(in, func(s string) bool { return strings.Contains(s, "é") })
+		if ascii && slices.Equal(in, sorted) && !IsSortedBy(in, id) {
+			t.Fatalf("IsSortedBy(%q) = false for sorted ASCII input", in)
+		}
+	}
+}

@@ -153,7 +153,18 @@ func commonPrefix(a, b string) int {
 // Sort sorts s in place in collation order. The sort is stable, as JavaScript's
 // Array.prototype.sort is, so strings that collate equal keep their input order.
 func Sort(s []string) {
+	if len(s) < 2 {
+		return // before SortBy's arguments are built: runs sort many one-element lists
+	}
 	SortBy(s, func(v string) string { return v })
+}
+
+// IsSortedBy reports whether s is already in the order SortBy gives, by one
+// pass of comparisons and no allocation. It may answer false for input that
+// is in order but holds strings outside printable ASCII; a caller then
+// sorts, which changes nothing.
+func IsSortedBy[T any](s []T, keys ...func(T) string) bool {
+	return len(s) < 2 || len(keys) > 0 && sortedFast(s, keys)
 }
 
 // SortBy stably sorts s by one or more string keys, each compared in collation
