@@ -154,15 +154,9 @@ func TestRanksMatchCompare(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	alphabet := []string{"a", "A", "b", "-", "_", "1", "é", "e", "/", "\u0301"}
 	for round := range 200 {
-		n := rng.IntN(40)
-		in := make([]string, n)
-		for i := range in {
-			var sb strings.Builder
-			for range 1 + rng.IntN(3) {
-				sb.WriteString(alphabet[rng.IntN(len(alphabet))])
-			}
-			in[i] = sb.String()
-			if round%2 == 0 {
+		in := randomWords(rng, alphabet, rng.IntN(40))
+		if round%2 == 0 {
+			for i := range in {
 				in[i] = strings.NewReplacer("é", "e", "\u0301", "").Replace(in[i])
 			}
 		}
@@ -212,14 +206,7 @@ func TestIsSortedBy(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	alphabet := []string{"a", "A", "b", "-", "1", "é", "/"}
 	for round := range 300 {
-		in := make([]string, rng.IntN(12))
-		for i := range in {
-			var sb strings.Builder
-			for range 1 + rng.IntN(3) {
-				sb.WriteString(alphabet[rng.IntN(len(alphabet))])
-			}
-			in[i] = sb.String()
-		}
+		in := randomWords(rng, alphabet, rng.IntN(12))
 		if round%2 == 0 {
 			Sort(in)
 		}
@@ -234,4 +221,17 @@ func TestIsSortedBy(t *testing.T) {
 			t.Fatalf("IsSortedBy(%q) = false for sorted ASCII input", in)
 		}
 	}
+}
+
+// randomWords is n words of one to three pieces of alphabet.
+func randomWords(rng *rand.Rand, alphabet []string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		var sb strings.Builder
+		for range 1 + rng.IntN(3) {
+			sb.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		out[i] = sb.String()
+	}
+	return out
 }
