@@ -149,16 +149,21 @@ func (f *scannedFile) item(blob string, i int) FoundByItem {
 	}
 }
 
-// put returns the span of str in the blob: inside line (the text of the
-// span at, already in the blob) when str is there, else appended.
-func (f *scannedFile) put(str, line string, at span) span {
+// add appends str to the blob and returns its span.
+func (f *scannedFile) add(str string) span {
+	start := int32(f.blob.Len())
+	f.blob.WriteString(str)
+	return span{start, int32(f.blob.Len())}
+}
+
+// within returns the span of str inside line (the text of the span at,
+// already in the blob) when str is there, else adds it.
+func (f *scannedFile) within(str, line string, at span) span {
 	if i := strings.Index(line, str); i >= 0 {
 		start := at.start + int32(i)
 		return span{start, start + int32(len(str))}
 	}
-	start := int32(f.blob.Len())
-	f.blob.WriteString(str)
-	return span{start, int32(f.blob.Len())}
+	return f.add(str)
 }
 
 // linkTexts maps a provenance item, as found-by.json identifies it, to the
@@ -594,7 +599,9 @@ func scanFile(ctx context.Context, root string, f waveFile, opt parse.SourcesOpt
 	var seen lineSeen
 	out.links = make([]scannedLink, 0, len(links))
 	out.blob = &strings.Builder{}
-	out.blob.Grow(len(data) / 2)
+	if len(links) > 0 {
+		out.blob.Grow(len(data) / 2) // lines and URLs are part of the file
+	}
 	if texts {
 		out.texts = make([]string, 0, len(links))
 	}
@@ -614,12 +621,12 @@ func scanFile(ctx context.Context, root string, f waveFile, opt parse.SourcesOpt
 		}
 		if l.Line != lastLine || len(out.links) == 0 {
 			lastLine, lineText = l.Line, sourceLine(l.Line, l.SourceLine, l.URL, u)
-			line = out.put(lineText, "", span{})
+			line = out.add(lineText)
 		}
-		url := out.put(u, lineText, line)
+		url := out.within(u, lineText, line)
 		raw := url
 		if l.URL != u {
-			raw = out.put(l.URL, lineText, line)
+			raw = out.within(l.URL, lineText, line)
 		}
 		out.links = append(out.links, scannedLink{url: url, line: line, raw: raw})
 		if texts {
