@@ -30,18 +30,23 @@ func TestSiteProbe(t *testing.T) {
 			t.Errorf("%s: %s %q, want %s", sc.Name, c.Status, c.Notes, want)
 		}
 	}
-	if n := recs["soft-404-probe"].Notes; !strings.Contains(n, "soft 404: answers like a page that does not exist") {
+	if n := recs["soft-404-probe"].Notes; !strings.Contains(n, "soft 404 [site-probe]: answers like a page that does not exist") {
 		t.Errorf("soft-404-probe notes %q", n)
 	}
 	if n := recs["app-shell"].Notes; !strings.Contains(n, "online ladder: bright_data") {
 		t.Errorf("app-shell notes %q: want the unlocker's rendering", n)
 	}
-	// One probe per host that had a page worth comparing, none elsewhere.
-	wantProbes := map[string]int{"www.catchall-review.sim": 1, "news.example.com": 1, "app.fleet-dashboards.sim": 1,
-		"old.example.net": 0, "blog.example.com": 0}
+	// Probes only to hosts that had a page worth comparing: one where the
+	// first probe gets a real 404; a control after it where the first
+	// answer may be the cited page (the app shell always; the catch-all
+	// when the probes were built from its soft 404 rather than its
+	// article, whichever the workers reached first).
+	type span struct{ lo, hi int }
+	wantProbes := map[string]span{"www.catchall-review.sim": {1, 2}, "news.example.com": {1, 1}, "app.fleet-dashboards.sim": {2, 2},
+		"old.example.net": {0, 0}, "blog.example.com": {0, 0}}
 	for host, want := range wantProbes {
-		if got := w.Probes(host); got != want {
-			t.Errorf("%s received %d probes, want %d", host, got, want)
+		if got := w.Probes(host); got < want.lo || got > want.hi {
+			t.Errorf("%s received %d probes, want %d to %d", host, got, want.lo, want.hi)
 		}
 	}
 	// Each probe shows in the event stream as one attempt of the rung
@@ -53,15 +58,15 @@ func TestSiteProbe(t *testing.T) {
 			probes[u.Hostname()] = append(probes[u.Hostname()], ev)
 		}
 	}
-	for host, want := range wantProbes {
-		if len(probes[host]) != want {
-			t.Errorf("%s: %d probe events, want %d", host, len(probes[host]), want)
+	for host := range wantProbes {
+		if len(probes[host]) != w.Probes(host) {
+			t.Errorf("%s: %d probe events for %d probes", host, len(probes[host]), w.Probes(host))
 		}
 	}
 	if evs := probes["news.example.com"]; len(evs) == 1 && (evs[0].HTTPStatus != 404 || !strings.Contains(evs[0].Detail, "real 404")) {
 		t.Errorf("news probe event %+v", evs[0])
 	}
-	if evs := probes["www.catchall-review.sim"]; len(evs) == 1 && !strings.Contains(evs[0].Detail, classify.ProbeName) {
+	if evs := probes["www.catchall-review.sim"]; len(evs) > 0 && !strings.Contains(evs[0].Detail, classify.ProbeName) {
 		t.Errorf("catch-all probe event does not name the probe URL: %+v", evs[0])
 	}
 

@@ -153,6 +153,7 @@ type pageInfo struct {
 	title, ogTitle, twTitle, h1, pTitle string
 	metaDesc, ogDesc, ogType            string
 	siteName, appName                   string
+	canonical, ogURL                    string // <link rel=canonical>, og:url: the URL the page says it is
 	ldPublisher, ldHeadline             string
 	ldArticle                           bool // JSON-LD declares an article type
 	firstPara                           string

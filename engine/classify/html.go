@@ -122,7 +122,7 @@ func rawTagName(raw []byte) string {
 // the tag might hide its element or name the main region.
 func attrsWanted(name string, raw []byte) bool {
 	switch name {
-	case "script", "meta", "input", "form":
+	case "script", "meta", "input", "form", "link":
 		return true
 	}
 	if len(raw) < 8 {
@@ -286,6 +286,9 @@ func (s *htmlScan) start(z *html.Tokenizer, self bool) {
 		}
 		return
 	case "link":
+		if strings.EqualFold(strings.TrimSpace(a.rel), "canonical") && in.canonical == "" {
+			in.canonical = window(strings.TrimSpace(a.href), fieldMax)
+		}
 		return
 	case "form":
 		if s.visible() && s.boiler == 0 && !a.hidden {
@@ -388,6 +391,7 @@ type tagAttrs struct {
 	typ, src, role       string
 	name, prop, itemprop string
 	content, httpEquiv   string
+	rel, href            string
 	hasContent, hidden   bool
 }
 
@@ -412,6 +416,10 @@ func readAttrs(z *html.Tokenizer) tagAttrs {
 			a.itemprop = strings.ToLower(strings.TrimSpace(string(v)))
 		case "content":
 			a.content, a.hasContent = string(v), true
+		case "rel":
+			a.rel = string(v)
+		case "href":
+			a.href = string(v)
 		case "http-equiv":
 			a.httpEquiv = strings.ToLower(strings.TrimSpace(string(v)))
 		case "hidden":
@@ -469,6 +477,8 @@ func (in *pageInfo) meta(a tagAttrs) {
 			set(&in.ogTitle)
 		case "og:type":
 			set(&in.ogType)
+		case "og:url":
+			set(&in.ogURL)
 		case "twitter:title":
 			set(&in.twTitle)
 		case "og:site_name":

@@ -21,8 +21,10 @@ import (
 //   - the texts are near-identical: the Jaccard similarity of their word
 //     sets is at least probeSameTitle when the titles are equal, or
 //     probeSameText when they differ (the answer may echo the requested
-//     path in its title). Words of either URL's path are left out, for the
-//     same reason.
+//     path in its title), or at least probeSameHeadline when the titles
+//     and the first headings are both equal. Words of either URL's path
+//     are left out, for the same reason, and so are words with digits
+//     (nonces, ids, dates and counts change on every request).
 
 // ProbeName starts the last path segment of every probe URL, so that a log
 // (or a test server) can tell probes from citations.
@@ -32,7 +34,11 @@ const ProbeName = "citegate-probe-"
 const (
 	probeSameTitle = 0.85
 	probeSameText  = 0.95
-	probeMinWords  = 5 // texts shorter than this are compared only by title and redirect
+	// probeSameHeadline: equal titles and equal first headings leave only
+	// the body to tell, and a random sidebar or product grid can be much
+	// of a short page's words.
+	probeSameHeadline = 0.6
+	probeMinWords     = 5 // texts shorter than this are compared only by title and redirect
 )
 
 // Fingerprint is what a page looks like, for the comparison with a site's
@@ -41,9 +47,15 @@ type Fingerprint struct {
 	final      string // the URL the page ended on, fragment dropped
 	redirected bool   // the request went through redirects
 	title      string // folded
-	words      map[string]bool
-	runes      int
-	hash       [32]byte
+	headline   string // folded: the first h1, else the best title
+	// places are the URLs that name this page, as urlKey: where it ended
+	// (after a redirect), the URL it declares (rel=canonical, og:url), and
+	// the URL requested. Home and search pages are left out: they name
+	// every page a catch-all answers with.
+	places []string
+	words  map[string]bool
+	runes  int
+	hash   [32]byte
 }
 
 // FingerprintOf summarises a page for Like. It never panics and does no I/O.
@@ -52,6 +64,8 @@ func FingerprintOf(p Page) *Fingerprint {
 	fp := &Fingerprint{final: stripFragment(finalURL(p)),
 		title: fold(in.bestTitle()), runes: in.mainRunes, hash: sha256.Sum256(p.Body)}
 	fp.redirected = len(p.Redirects) > 0
+	fp.headline = fold(cmpOr(in.h1, in.bestTitle()))
+	fp.places = placesOf(p, in)
 	skip := map[string]bool{}
 	for _, s := range []string{p.RequestedURL, p.FinalURL} {
 		if u := parseURL(s); u != nil {
@@ -62,7 +76,9 @@ func FingerprintOf(p Page) *Fingerprint {
 	}
 	fp.words = map[string]bool{}
 	for _, w := range strings.Fields(fold(in.text)) {
-		if !skip[w] {
+		// Words with digits are ids, nonces, dates and counts: they change
+		// from one request to the next and say nothing about the template.
+		if !skip[w] && !strings.ContainsAny(w, "0123456789") {
 			fp.words[w] = true
 		}
 	}
@@ -98,6 +114,8 @@ func Like(c, p *Fingerprint) string {
 	switch {
 	case c.title != "" && c.title == p.title && j >= probeSameTitle:
 		return fmt.Sprintf("the same title and %.0f%% of the words a URL that does not exist gets", j*100)
+	case c.title != "" && c.title == p.title && c.headline != "" && c.headline == p.headline && j >= probeSameHeadline:
+		return fmt.Sprintf("the same title, headline %s and %.0f%% of the words a URL that does not exist gets", quote(c.headline), j*100)
 	case j >= probeSameText:
 		return fmt.Sprintf("%.0f%% of the words a URL that does not exist gets", j*100)
 	}
@@ -146,4 +164,153 @@ func shortURL(s string) string {
 func ProbeWorthy(requested string) bool {
 	u := parseURL(requested)
 	return u != nil && !homePath(u)
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// placesOf lists the URLs that name page p (see Fingerprint.places). A
+// URL shallower than the one requested names a section or a landing page
+// that many pages share, not this one.
+func placesOf(p Page, in *pageInfo) []string {
+	req := parseURL(p.RequestedURL)
+	if req == nil {
+		return nil
+	}
+	base, depth := parseURL(finalURL(p)), len(segments(req))
+	var out []string
+	for _, s := range []string{p.RequestedURL, finalURL(p), in.canonical, in.ogURL} {
+		u := parseURL(s)
+		if u == nil && base != nil && s != "" {
+			if r, err := base.Parse(s); err == nil && r.Host != "" {
+				u = r
+			}
+		}
+		if u == nil || homePath(u) || searchPath(u) || len(segments(u)) < depth {
+			continue
+		}
+		if k := urlKey(u); !containsString(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// urlKey reduces a URL for identity: host without "www." in lower case,
+// path without a trailing slash, query; scheme and fragment dropped.
+func urlKey(u *url.URL) string {
+	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+	k := host + strings.TrimSuffix(u.EscapedPath(), "/")
+	if u.RawQuery != "" {
+		k += "?" + u.RawQuery
+	}
+	return k
+}
+
+// searchPath reports a search page's URL (a catch-all may send any
+// missing page there).
+func searchPath(u *url.URL) bool {
+	for _, s := range segments(u) {
+		switch s {
+		case "search", "suche", "recherche", "buscar", "busca", "cerca", "zoeken", "szukaj", "catalogsearch":
+			return true
+		}
+	}
+	q := u.Query()
+	return q.Has("s") || q.Has("q") && len(segments(u)) == 0
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// SamePage reports whether the probe's answer p is the page c itself, by
+// URL: the probe was redirected to a URL that names c, or p declares
+// (rel=canonical, og:url) a URL that names c. Sites that route by an id
+// and ignore or canonicalise the words after it answer a probe that kept
+// the id with the cited page, which proves nothing about it. It returns
+// "" when nothing shows that, else how it shows.
+func SamePage(c, p *Fingerprint) string {
+	if c == nil || p == nil {
+		return ""
+	}
+	for _, k := range p.places {
+		if containsString(c.places, k) {
+			return "the probe's answer names the cited page (" + cutRunes(k, 80) + ")"
+		}
+	}
+	return ""
+}
+
+// Suspect reports whether the probe's answer p may be the cited page c
+// itself rather than what the site says for a page it does not have: the
+// same page by URL (SamePage), by text (Like), or carrying c's own
+// headline. A suspect answer is confirmed with a probe the cited URL's id
+// cannot survive before it is held against anything.
+func Suspect(c, p *Fingerprint) string {
+	if why := SamePage(c, p); why != "" {
+		return why
+	}
+	if why := Like(c, p); why != "" {
+		return why
+	}
+	if c != nil && p != nil && c.headline != "" && c.headline == p.headline {
+		return "the probe's answer carries the cited page's headline " + quote(c.headline)
+	}
+	return ""
+}
+
+// NamesCitation reports whether the page's headline is what the citation
+// calls it (its link text, or the words of its Sources line): a page the
+// wave names correctly is not a soft 404 by resemblance alone. Short or
+// generic link texts ("source", "link") prove nothing.
+func NamesCitation(fp *Fingerprint, c Citation) bool {
+	if fp == nil || fp.headline == "" {
+		return false
+	}
+	head := sigWords(fp.headline)
+	if len(head) < 2 {
+		return false
+	}
+	for _, text := range []string{c.LinkText, stripURLs(c.SourceLine)} {
+		cite := sigWords(fold(text))
+		if len(cite) < 2 {
+			continue
+		}
+		// The headline's significant words all in the citation, or the
+		// link text's all in the headline (a site suffix or a subtitle
+		// on either side does not matter).
+		if subset(head, cite) || c.LinkText != "" && text == c.LinkText && subset(cite, head) {
+			return true
+		}
+	}
+	return false
+}
+
+func sigWords(folded string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(folded) {
+		if significant(w) {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+func subset(a, b map[string]bool) bool {
+	for w := range a {
+		if !b[w] {
+			return false
+		}
+	}
+	return true
 }

@@ -17,25 +17,52 @@ import (
 	"github.com/citegate/citegate/netguard"
 )
 
-// The site probe: once per host and run, the ladder asks the host for a
-// URL that cannot exist there — the cited URL's directory plus a random
-// name with the cited file's extension — and keeps a fingerprint of the
-// answer (classify.FingerprintOf). A cited page the direct rung found
-// valid is then compared with it (classify.Like): a page that answers like
-// a page that does not exist is a soft 404, whatever its language or
-// template. The probe is sent only when a host has a page that would
-// otherwise be valid, at the standard and thorough tiers; it goes through
-// netguard and the host's politeness gate like any request, shows in the
-// event stream as the rung "site_probe", and a host whose probe gets a
-// real 404 or 410 is never compared again.
+// The site probe: the ladder asks a host for a URL that cannot exist
+// there and keeps a fingerprint of the answer (classify.FingerprintOf). A
+// cited page the direct rung found valid is then compared with it
+// (classify.Like): a page that answers like a page that does not exist is
+// a soft 404, whatever its language or template.
+//
+// Many sites find a page by an id in its path and ignore or canonicalise
+// the words after it (/questions/<id>/<slug>, /comments/<id>/<slug>/,
+// /dp/<ASIN>/ref=…, /article/<id>/<slug>.html): a probe that keeps the id
+// is answered with the cited page itself, and proves nothing. So a probe
+// answer is only held against a citation when it can prove something:
+//
+//   - the first probe is the cited URL's directory plus a random name
+//     (probeURLs). When its answer differs from the page it was built
+//     from, it is the site's answer to a missing page, and every citation
+//     of the same shape is compared with it;
+//   - when that answer may be the cited page itself (classify.Suspect: it
+//     names the cited page by URL, looks like it, or carries its
+//     headline), a control probe the id cannot survive is sent: the path
+//     cut before its first segment holding a digit, else the parent
+//     directory. Only that answer is compared with. A real 404 there means
+//     the first probe found the cited page: nothing is compared;
+//   - a page the wave names by its own headline (classify.NamesCitation),
+//     or that a probe answer names by URL (classify.SamePage), is never a
+//     soft 404 by resemblance.
+//
+// Probes are per shape (host and first path segment, digits folded), at
+// most probeShapesPerHost shapes per host and probeRequestsPerShape
+// requests per shape, sent only when a page of that shape would otherwise
+// be valid, at the standard and thorough tiers. They go through netguard
+// and the host's politeness gate like any request and show in the event
+// stream as the rung "site_probe".
 
 // RungProbe names the site probe in events.
 const RungProbe = "site_probe"
 
-// probeResult is what a host answered to the probe.
+// The probe budget (documented in the README's classification section).
+const (
+	probeShapesPerHost    = 4
+	probeRequestsPerShape = 3
+)
+
+// probeResult is what a shape's probes came to.
 type probeResult struct {
 	fp     *classify.Fingerprint // nil: nothing to compare with
-	detail string                // for the event stream
+	detail string                // why nothing is compared, for tests and logs
 }
 
 type probeEntry struct {
@@ -43,23 +70,30 @@ type probeEntry struct {
 	res  probeResult
 }
 
-// siteProbes runs at most one probe per host and shares its answer.
+// siteProbes runs each shape's probes once and shares the answer.
 type siteProbes struct {
-	mu sync.Mutex
-	m  map[string]*probeEntry
+	mu     sync.Mutex
+	m      map[string]*probeEntry
+	shapes map[string]int // shapes probed per host
 }
 
-// get returns host's probe result, running probe on the first call and
-// waiting (or giving up with ctx) on later ones.
-func (s *siteProbes) get(ctx context.Context, host string, probe func() probeResult) (probeResult, bool) {
+// get returns the shape's probe result, running probe on the first call
+// and waiting (or giving up with ctx) on later ones. A host past its
+// budget of shapes gets ok=false without a request.
+func (s *siteProbes) get(ctx context.Context, host, shape string, probe func() probeResult) (probeResult, bool) {
 	s.mu.Lock()
 	if s.m == nil {
-		s.m = map[string]*probeEntry{}
+		s.m, s.shapes = map[string]*probeEntry{}, map[string]int{}
 	}
-	e := s.m[host]
+	e := s.m[shape]
 	if e == nil {
+		if s.shapes[host] >= probeShapesPerHost {
+			s.mu.Unlock()
+			return probeResult{}, false
+		}
+		s.shapes[host]++
 		e = &probeEntry{done: make(chan struct{})}
-		s.m[host] = e
+		s.m[shape] = e
 		s.mu.Unlock()
 		e.res = probe()
 		close(e.done)
@@ -74,19 +108,47 @@ func (s *siteProbes) get(ctx context.Context, host string, probe func() probeRes
 	}
 }
 
-// probeURL is the cited URL's directory plus a random name that keeps the
-// cited file's extension ("/news/2024/story.html" → "/news/2024/
-// citegate-probe-<hex>.html"); query and fragment are dropped.
-func probeURL(cited string) (string, bool) {
+// probeShape is the key probes are shared under: the host and the cited
+// path's first directory, with a run of digits folded ("/2024" and
+// "/2025" are one shape). A page at the root of the path is its own
+// shape.
+func probeShape(cited string) string {
+	u, err := url.Parse(cited)
+	if err != nil {
+		return cited
+	}
+	host := strings.ToLower(u.Host)
+	segs := strings.Split(strings.Trim(u.EscapedPath(), "/"), "/")
+	if len(segs) < 2 {
+		return host + "/"
+	}
+	return host + "/" + strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return '#'
+		}
+		return r
+	}, strings.ToLower(segs[0])) + "/"
+}
+
+// probeURLs are the probes for a cited URL, in the order they are sent: the
+// cited directory plus a random name with the cited file's extension
+// ("/news/2024/story.html" → "/news/2024/citegate-probe-<hex>.html"), then
+// the controls an id in the path cannot survive: the path cut before its
+// first segment holding a digit ("/questions/123/slug" →
+// "/questions/citegate-probe-<hex>"), and the parent directory. Query and
+// fragment are dropped; a control equal to an earlier probe is left out.
+func probeURLs(cited string) []string {
 	u, err := url.Parse(cited)
 	if err != nil || u.Host == "" {
-		return "", false
+		return nil
 	}
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
-		return "", false
+		return nil
 	}
-	dir, file := path.Split(u.EscapedPath())
+	name := classify.ProbeName + hex.EncodeToString(b[:])
+	p := u.EscapedPath()
+	dir, file := path.Split(p)
 	if dir == "" {
 		dir = "/"
 	}
@@ -94,45 +156,121 @@ func probeURL(cited string) (string, bool) {
 	if len(ext) > 6 || strings.ContainsAny(ext, "%;") {
 		ext = ""
 	}
-	p := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: dir + classify.ProbeName + hex.EncodeToString(b[:]) + ext}
-	return p.String(), true
+	dirs := []string{dir}
+	segs := strings.Split(strings.Trim(p, "/"), "/")
+	for i, s := range segs {
+		if strings.ContainsAny(s, "0123456789") {
+			dirs = append(dirs, "/"+strings.Join(segs[:i], "/"))
+			break
+		}
+	}
+	if dir != "/" {
+		dirs = append(dirs, path.Dir(strings.TrimSuffix(dir, "/")))
+	}
+	var out []string
+	for i, d := range dirs {
+		d = strings.TrimSuffix(d, "/") + "/"
+		target := d + name
+		if i == 0 {
+			target += ext
+		}
+		if i > 0 && (d == dirs[0] || containsPrefix(out, u.Scheme+"://"+u.Host+d+name)) {
+			continue
+		}
+		out = append(out, (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: target}).String())
+	}
+	return out
 }
 
-// runProbe sends the probe for it's host, reporting it in the event stream
-// as an attempt of the citation that needed it.
-func (l *Ladder) runProbe(ctx context.Context, it *Item, host string) probeResult {
-	target, ok := probeURL(it.Fetch)
-	if !ok {
-		return probeResult{detail: "no probe: cited URL has no directory"}
+// containsPrefix reports whether an earlier probe is the same URL, maybe
+// with an extension.
+func containsPrefix(list []string, s string) bool {
+	for _, x := range list {
+		if strings.HasPrefix(x, s) {
+			return true
+		}
 	}
+	return false
+}
+
+// probeAnswer is one probe request's outcome.
+type probeAnswer struct {
+	fp      *classify.Fingerprint // a 2xx answer with a body
+	missing bool                  // a real 404 or 410
+	detail  string
+}
+
+// probeOnce sends one probe, reporting it in the event stream as an
+// attempt of the citation that needed it.
+func (l *Ladder) probeOnce(ctx context.Context, it *Item, host, target string, attempt int) (probeAnswer, bool) {
 	shown, _ := netguard.RedactURL(target)
-	if l.report(Progress{Kind: Attempt, Item: it, Rung: RungProbe, Attempt: 1}) != nil {
-		return probeResult{}
+	if l.report(Progress{Kind: Attempt, Item: it, Rung: RungProbe, Attempt: attempt}) != nil {
+		return probeAnswer{}, false
 	}
 	started := time.Now()
 	resp, _, err := l.fetch(ctx, host, target, false)
-	var res probeResult
+	var a probeAnswer
 	status := 0
 	switch {
 	case err != nil:
-		res.detail = "probe " + shown + ": " + netguard.Reason(err) + " (not compared)"
+		a.detail = "probe " + shown + ": " + netguard.Reason(err) + " (not compared)"
 	default:
 		status = resp.StatusCode
 		switch {
 		case status == http.StatusNotFound || status == http.StatusGone:
-			res.detail = "probe " + shown + ": http " + strconv.Itoa(status) + " (the site answers missing pages with a real 404)"
+			a.missing = true
+			a.detail = "probe " + shown + ": http " + strconv.Itoa(status) + " (the site answers missing pages with a real 404)"
 		case status >= 200 && status < 300 && len(resp.Body) > 0:
 			p := classify.Page{RequestedURL: target, FinalURL: resp.FinalURL, StatusCode: status, Header: resp.Header,
 				Body: resp.Body, ContentType: resp.Header.Get("Content-Type"), Redirects: redirectsOf(resp)}
-			res.fp = classify.FingerprintOf(p)
-			res.detail = "probe " + shown + ": http " + strconv.Itoa(status) + " (a page that does not exist answers 200; compared)"
+			a.fp = classify.FingerprintOf(p)
+			a.detail = "probe " + shown + ": http " + strconv.Itoa(status) + " (a page that does not exist answers 200)"
 		default:
-			res.detail = "probe " + shown + ": http " + strconv.Itoa(status) + " (not compared)"
+			a.detail = "probe " + shown + ": http " + strconv.Itoa(status) + " (not compared)"
 		}
 	}
-	_ = l.report(Progress{Kind: AttemptDone, Item: it, Rung: RungProbe, Attempt: 1, Elapsed: time.Since(started),
-		Detail: res.detail, HTTPStatus: status})
-	return res
+	err = l.report(Progress{Kind: AttemptDone, Item: it, Rung: RungProbe, Attempt: attempt, Elapsed: time.Since(started),
+		Detail: a.detail, HTTPStatus: status})
+	return a, err == nil && ctx.Err() == nil
+}
+
+// runProbe sends the probes of the cited item's shape (see the comment at
+// the top) and returns the answer citations of that shape are compared
+// with, if any. src is the fingerprint of the page the probes are built
+// from.
+func (l *Ladder) runProbe(ctx context.Context, it *Item, host string, src *classify.Fingerprint) probeResult {
+	targets := probeURLs(it.Fetch)
+	if len(targets) == 0 {
+		return probeResult{detail: "no probe: cited URL has no directory"}
+	}
+	targets = targets[:min(len(targets), probeRequestsPerShape)]
+	var first *classify.Fingerprint
+	for i, target := range targets {
+		a, ok := l.probeOnce(ctx, it, host, target, i+1)
+		switch {
+		case !ok:
+			return probeResult{detail: "cancelled"}
+		case a.missing && i == 0:
+			return probeResult{detail: a.detail}
+		case a.missing:
+			return probeResult{detail: "the first probe was answered with the cited page; a probe its id cannot survive got a real 404 (not compared)"}
+		case a.fp == nil:
+			return probeResult{detail: a.detail}
+		case i == 0:
+			if classify.Suspect(src, a.fp) == "" {
+				return probeResult{fp: a.fp}
+			}
+			first = a.fp
+		case classify.SamePage(src, a.fp) == "":
+			return probeResult{fp: a.fp}
+		}
+	}
+	if len(targets) == 1 && first != nil && classify.SamePage(src, first) == "" {
+		// No control can be built (a page at the root of the path): the
+		// first answer stands, unless it named the cited page.
+		return probeResult{fp: first}
+	}
+	return probeResult{detail: "no probe shape was informative (not compared)"}
 }
 
 // checkAgainstProbe compares a page the direct rung found valid with its
@@ -143,13 +281,13 @@ func (l *Ladder) checkAgainstProbe(ctx context.Context, it *Item, host string, p
 	if l.cfg.Tier == classify.Basic || !classify.ProbeWorthy(p.RequestedURL) {
 		return nil, ""
 	}
-	res, ok := l.probes.get(ctx, host, func() probeResult { return l.runProbe(ctx, it, host) })
+	fp := classify.FingerprintOf(p)
+	res, ok := l.probes.get(ctx, host, probeShape(it.Fetch), func() probeResult { return l.runProbe(ctx, it, host, fp) })
 	if !ok || res.fp == nil {
 		return nil, ""
 	}
-	fp := classify.FingerprintOf(p)
 	why := classify.Like(fp, res.fp)
-	if why == "" {
+	if why == "" || classify.SamePage(fp, res.fp) != "" || classify.NamesCitation(fp, it.Citation) {
 		return nil, ""
 	}
 	if !fp.Meaningful() {
@@ -159,7 +297,7 @@ func (l *Ladder) checkAgainstProbe(ctx context.Context, it *Item, host string, p
 		return nil, "no meaningful content (the site answers every path with the same page: " + why + ")"
 	}
 	out := Decision{Verdict: record.Verdict{Status: record.StatusInvalid, URL: d.URL, HTTPStatus: d.HTTPStatus,
-		Notes: "online ladder: direct_fetch; soft 404: answers like a page that does not exist (" + why + ")"},
+		Notes: "online ladder: direct_fetch; soft 404 [site-probe]: answers like a page that does not exist (" + why + ")"},
 		Rung: d.Rung, Redirects: d.Redirects}
 	return &out, ""
 }

@@ -1,32 +1,63 @@
 package ladder
 
 import (
+	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/citegate/citegate/engine/classify"
 )
 
-func TestProbeURL(t *testing.T) {
-	for cited, wantPrefix := range map[string]string{
-		"https://news.example/world/2025/story.html?utm=1#top": "https://news.example/world/2025/" + classify.ProbeName,
-		"https://news.example/a":                               "https://news.example/" + classify.ProbeName,
-		"http://x.example:8080/docs/guide/":                    "http://x.example:8080/docs/guide/" + classify.ProbeName,
+// hexName hides a probe's random name so the shapes can be compared.
+var hexName = regexp.MustCompile(`citegate-probe-[0-9a-f]{16}`)
+
+func TestProbeURLs(t *testing.T) {
+	for _, tc := range []struct {
+		cited string
+		want  []string
+	}{
+		{"https://news.example/world/2025/story.html?utm=1#top", []string{
+			"https://news.example/world/2025/P.html", "https://news.example/world/P"}},
+		{"https://news.example/a", []string{"https://news.example/P"}},
+		{"http://x.example:8080/docs/guide/", []string{"http://x.example:8080/docs/guide/P", "http://x.example:8080/docs/P"}},
+		// Ids in the directory: the control cuts the path before the first
+		// segment holding a digit, then the parent directory.
+		{"https://q.example/questions/4812/how-to-x", []string{
+			"https://q.example/questions/4812/P", "https://q.example/questions/P"}},
+		{"https://r.example/r/golang/comments/1abc2d/some_title/", []string{
+			"https://r.example/r/golang/comments/1abc2d/some_title/P", "https://r.example/r/golang/comments/P",
+			"https://r.example/r/golang/comments/1abc2d/P"}},
+		{"https://shop.example/dp/B08N5WRWNW/ref=sr_1_1", []string{
+			"https://shop.example/dp/B08N5WRWNW/P", "https://shop.example/dp/P"}},
+		{"https://ok.example/ok/first-article", []string{"https://ok.example/ok/P", "https://ok.example/P"}},
 	} {
-		got, ok := probeURL(cited)
-		if !ok || !strings.HasPrefix(got, wantPrefix) {
-			t.Errorf("probeURL(%s) = %s, want prefix %s", cited, got, wantPrefix)
+		var got []string
+		for _, u := range probeURLs(tc.cited) {
+			got = append(got, hexName.ReplaceAllString(u, "P"))
+			if strings.ContainsAny(u, "?#") {
+				t.Errorf("probeURLs(%s): %s keeps the query or fragment", tc.cited, u)
+			}
 		}
-		if strings.Contains(got, "?") || strings.Contains(got, "#") {
-			t.Errorf("probeURL(%s) = %s keeps the query or fragment", cited, got)
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("probeURLs(%s)\n got %v\nwant %v", tc.cited, got, tc.want)
 		}
 	}
-	if got, _ := probeURL("https://news.example/world/story.html"); !strings.HasSuffix(got, ".html") {
-		t.Errorf("probe does not keep the extension: %s", got)
-	}
-	a, _ := probeURL("https://news.example/a/b")
-	b, _ := probeURL("https://news.example/a/b")
-	if a == b {
+	a, b := probeURLs("https://news.example/a/b"), probeURLs("https://news.example/a/b")
+	if a[0] == b[0] {
 		t.Error("two probe URLs are equal: the name must be random")
+	}
+}
+
+func TestProbeShape(t *testing.T) {
+	for cited, want := range map[string]string{
+		"https://Q.example/questions/1/a":   "q.example/questions/",
+		"https://q.example/users/1/bob":     "q.example/users/",
+		"https://n.example/2024/05/story":   "n.example/####/",
+		"https://n.example/2025/01/other":   "n.example/####/",
+		"https://n.example/story-at-root":   "n.example/",
+		"https://n.example/section/":        "n.example/",
+		"https://n.example/section/a/b/c/d": "n.example/section/",
+	} {
+		if got := probeShape(cited); got != want {
+			t.Errorf("probeShape(%s) = %s, want %s", cited, got, want)
+		}
 	}
 }
