@@ -286,14 +286,28 @@ func NamesCitation(fp *Fingerprint, c Citation) bool {
 		if len(cite) < 2 {
 			continue
 		}
-		// The headline's significant words all in the citation, or the
-		// link text's all in the headline (a site suffix or a subtitle
-		// on either side does not matter).
-		if subset(head, cite) || c.LinkText != "" && text == c.LinkText && subset(cite, head) {
+		// The link text's words all in the headline (a site suffix does
+		// not matter), or the headline's in the citation when they are
+		// most of it: a site name alone ("Daily Courier") is in many
+		// citations of a catch-all site and names none of its pages.
+		n := overlap(head, cite)
+		if text == c.LinkText && n == len(cite) ||
+			n == len(head) && len(head) >= 3 && 2*len(head) >= len(cite) ||
+			float64(n) >= 0.6*float64(len(head)+len(cite)-n) {
 			return true
 		}
 	}
 	return false
+}
+
+func overlap(a, b map[string]bool) int {
+	n := 0
+	for w := range a {
+		if b[w] {
+			n++
+		}
+	}
+	return n
 }
 
 func sigWords(folded string) map[string]bool {
@@ -304,13 +318,4 @@ func sigWords(folded string) map[string]bool {
 		}
 	}
 	return out
-}
-
-func subset(a, b map[string]bool) bool {
-	for w := range a {
-		if !b[w] {
-			return false
-		}
-	}
-	return true
 }

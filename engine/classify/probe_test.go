@@ -47,3 +47,60 @@ func TestProbeLike(t *testing.T) {
 		t.Error("ProbeWorthy: home pages are not compared, deep links are")
 	}
 }
+
+func TestNamesCitation(t *testing.T) {
+	page := func(title, h1 string) *Fingerprint {
+		return FingerprintOf(Page{RequestedURL: "https://n.example/a/b", StatusCode: 200, ContentType: "text/html",
+			Body: []byte(doc(title, "<main><h1>"+h1+"</h1>"+filler+"</main>"))})
+	}
+	for _, tc := range []struct {
+		name  string
+		fp    *Fingerprint
+		c     Citation
+		named bool
+	}{
+		{"link text is the headline", page("Grid batteries store a record amount | Energy Desk", "Grid batteries store a record amount"),
+			Citation{LinkText: "Grid batteries store a record amount"}, true},
+		{"headline in the Sources line", page("Ocean heat hits a record", "Ocean heat hits a record"),
+			Citation{SourceLine: "- Science Desk (2025). Ocean heat hits a record. https://n.example/a/b"}, true},
+		{"a site name is no headline", page("Daily Courier - news from the valley", "Daily Courier"),
+			Citation{LinkText: "Mayor opens the new bridge - Daily Courier"}, false},
+		{"generic link text", page("Grid batteries store a record amount", "Grid batteries store a record amount"),
+			Citation{LinkText: "Source"}, false},
+		{"another story", page("Ferry timetable changes", "Ferry timetable changes"),
+			Citation{LinkText: "Harbour dredging begins in spring"}, false},
+	} {
+		if got := NamesCitation(tc.fp, tc.c); got != tc.named {
+			t.Errorf("%s: NamesCitation = %v, want %v", tc.name, got, tc.named)
+		}
+	}
+}
+
+func TestSamePage(t *testing.T) {
+	art := doc("How to read a file", `<main><h1>How to read a file</h1>`+articleText+`</main>`)
+	withCanon := func(href string) string {
+		return strings.Replace(art, "<head>", `<head><link rel="canonical" href="`+href+`">`, 1)
+	}
+	cited := FingerprintOf(Page{RequestedURL: "https://q.example/questions/4812/old-title", FinalURL: "https://q.example/questions/4812/how-to-read-a-file",
+		Redirects: []string{"https://q.example/questions/4812/old-title"}, StatusCode: 200, Body: []byte(art)})
+	for _, tc := range []struct {
+		name  string
+		probe Page
+		same  bool
+	}{
+		{"redirected to the cited page's final URL", Page{RequestedURL: "https://q.example/questions/4812/" + ProbeName + "ab",
+			FinalURL: "https://q.example/questions/4812/how-to-read-a-file", Redirects: []string{"x"}, StatusCode: 200, Body: []byte(art)}, true},
+		{"declares the cited page canonical (relative)", Page{RequestedURL: "https://q.example/questions/4812/" + ProbeName + "ab",
+			StatusCode: 200, Body: []byte(withCanon("/questions/4812/how-to-read-a-file"))}, true},
+		{"a home page names no page", Page{RequestedURL: "https://q.example/questions/" + ProbeName + "ab", FinalURL: "https://q.example/",
+			Redirects: []string{"x"}, StatusCode: 200, Body: []byte(withCanon("https://q.example/"))}, false},
+		{"a section page names no page", Page{RequestedURL: "https://q.example/questions/4812/" + ProbeName + "ab",
+			StatusCode: 200, Body: []byte(withCanon("https://q.example/questions/"))}, false},
+		{"another page", Page{RequestedURL: "https://q.example/questions/4812/" + ProbeName + "ab", FinalURL: "https://q.example/questions/99/other",
+			Redirects: []string{"x"}, StatusCode: 200, Body: []byte(art)}, false},
+	} {
+		if got := SamePage(cited, FingerprintOf(tc.probe)) != ""; got != tc.same {
+			t.Errorf("%s: SamePage = %q, want same=%v", tc.name, SamePage(cited, FingerprintOf(tc.probe)), tc.same)
+		}
+	}
+}
