@@ -12,14 +12,17 @@ import (
 // shared is set: the address is a public one, and adding it to the real
 // lo would hide it from every program of the machine.
 func setupNetns(addr string, shared bool) error {
-	ents, err := os.ReadDir("/sys/class/net")
+	// /proc/net/dev lists this namespace's interfaces (/sys/class/net may
+	// still show the parent's under unshare -n).
+	raw, err := os.ReadFile("/proc/net/dev")
 	if err != nil {
 		return err
 	}
 	var others []string
-	for _, e := range ents {
-		if e.Name() != "lo" {
-			others = append(others, e.Name())
+	for _, line := range strings.Split(string(raw), "\n") {
+		name, _, ok := strings.Cut(line, ":")
+		if name = strings.TrimSpace(name); ok && name != "lo" {
+			others = append(others, name)
 		}
 	}
 	if len(others) > 0 && !shared {

@@ -187,7 +187,8 @@ func para(ps []string) string {
 	return b.String()
 }
 
-// renderHome is the home page: an intro, the latest pages, a random pick.
+// renderHome is the home page: an intro, the latest pages with their
+// excerpts (as blog and news front pages show them), a random pick.
 func renderHome(h *Host, d dyn) string {
 	var b strings.Builder
 	head(&b, h, d, h.Site, fmt.Sprintf("<link rel=\"canonical\" href=\"http://%s/\">\n<meta property=\"og:site_name\" content=\"%s\">\n", escape(h.Host), escape(h.Site)))
@@ -199,7 +200,7 @@ func renderHome(h *Host, d dyn) string {
 	}
 	b.WriteString("<section class=\"latest\"><ul>")
 	for _, p := range h.Pages {
-		fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a> <small>%s</small></li>", escape(p.Canonical), escape(p.Title), escape(p.Date))
+		fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a> <small>%s</small><p class=\"excerpt\">%s</p></li>", escape(p.Canonical), escape(p.Title), escape(p.Date), escape(p.Body[0]))
 	}
 	b.WriteString("</ul></section></main>\n")
 	aside(&b, h, d, chromeOf(h).popular, 5)
