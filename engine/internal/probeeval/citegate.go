@@ -133,7 +133,8 @@ func readRecords(path string) ([]record, error) {
 func matchRecords(sp *Spec, recs []record) map[string]*record {
 	byKey := map[string]*record{}
 	for i := range recs {
-		for _, k := range []string{recs[i].URLOriginal, recs[i].NormalizedURL, recs[i].URL, looseKey(recs[i].NormalizedURL)} {
+		for _, k := range []string{recs[i].URLOriginal, recs[i].NormalizedURL, recs[i].URL, looseKey(recs[i].NormalizedURL, false),
+			looseKey(recs[i].NormalizedURL, true)} {
 			if k != "" {
 				if _, dup := byKey[k]; !dup {
 					byKey[k] = &recs[i]
@@ -146,7 +147,9 @@ func matchRecords(sp *Spec, recs []record) map[string]*record {
 		for _, c := range h.URLs {
 			if r := byKey[c.URL]; r != nil {
 				out[c.URL] = r
-			} else if r := byKey[looseKey(c.URL)]; r != nil {
+			} else if r := byKey[looseKey(c.URL, false)]; r != nil {
+				out[c.URL] = r
+			} else if r := byKey[looseKey(c.URL, true)]; r != nil {
 				out[c.URL] = r
 			}
 		}
@@ -155,12 +158,23 @@ func matchRecords(sp *Spec, recs []record) map[string]*record {
 }
 
 // looseKey folds what a normaliser may change: case of the host, a
-// trailing slash, the order of query parameters.
-func looseKey(u string) string {
+// trailing slash, the order of query parameters and, with names, their
+// values (citegate writes "[REDACTED]" for values that look like
+// search terms or secrets).
+func looseKey(u string, names bool) string {
 	s := strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://")
 	path, query, _ := strings.Cut(s, "?")
 	hostPart, rest, _ := strings.Cut(path, "/")
 	qs := strings.Split(query, "&")
+	if names {
+		for i, q := range qs {
+			qs[i], _, _ = strings.Cut(q, "=")
+		}
+	}
 	sort.Strings(qs)
-	return "~" + strings.ToLower(hostPart) + "/" + strings.TrimSuffix(rest, "/") + "?" + strings.Join(qs, "&")
+	tag := "~"
+	if names {
+		tag = "~names~"
+	}
+	return tag + strings.ToLower(hostPart) + "/" + strings.TrimSuffix(rest, "/") + "?" + strings.Join(qs, "&")
 }

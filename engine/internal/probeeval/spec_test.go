@@ -88,15 +88,17 @@ func TestCheckRejectsBrokenSpecs(t *testing.T) {
 		t.Fatalf("the good spec fails: %v", s.check())
 	}
 	for name, breakIt := range map[string]func(*Spec){
-		"no source":          func(s *Spec) { s.Hosts[0].Sources = nil },
-		"source not a URL":   func(s *Spec) { s.Hosts[0].Sources[0].URL = "rfc9110" },
-		"unlabelled URL":     func(s *Spec) { s.Hosts[0].URLs[0].Label = "" },
-		"unknown label":      func(s *Spec) { s.Hosts[0].URLs[0].Label = "fine" },
-		"URL on other host":  func(s *Spec) { s.Hosts[0].URLs[0].URL = "http://b.example.net/p/1" },
-		"no cited URL":       func(s *Spec) { s.Hosts[0].URLs = nil },
-		"unknown fallback":   func(s *Spec) { s.Hosts[0].Fallback = "teapot" },
-		"bad route regexp":   func(s *Spec) { s.Hosts[0].Routes = []Route{{Match: "(", OtherSlug: "200", Unknown: "404"}} },
-		"route to no page":   func(s *Spec) { s.Hosts[0].Routes = []Route{{Match: "^/x$", Page: "9", OtherSlug: "200", Unknown: "404"}} },
+		"no source":         func(s *Spec) { s.Hosts[0].Sources = nil },
+		"source not a URL":  func(s *Spec) { s.Hosts[0].Sources[0].URL = "rfc9110" },
+		"unlabelled URL":    func(s *Spec) { s.Hosts[0].URLs[0].Label = "" },
+		"unknown label":     func(s *Spec) { s.Hosts[0].URLs[0].Label = "fine" },
+		"URL on other host": func(s *Spec) { s.Hosts[0].URLs[0].URL = "http://b.example.net/p/1" },
+		"no cited URL":      func(s *Spec) { s.Hosts[0].URLs = nil },
+		"unknown fallback":  func(s *Spec) { s.Hosts[0].Fallback = "teapot" },
+		"bad route regexp":  func(s *Spec) { s.Hosts[0].Routes = []Route{{Match: "(", OtherSlug: "200", Unknown: "404"}} },
+		"route to no page": func(s *Spec) {
+			s.Hosts[0].Routes = []Route{{Match: "^/x$", Page: "9", OtherSlug: "200", Unknown: "404"}}
+		},
 		"page without body":  func(s *Spec) { s.Hosts[0].Pages[0].Body = nil },
 		"duplicate host":     func(s *Spec) { s.Hosts = append(s.Hosts, s.Hosts[0]) },
 		"wrong schema":       func(s *Spec) { s.Schema = "probesites.v0" },
