@@ -522,6 +522,18 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 	return &validation{records: records, digest: digest, warnings: warnings}, nil
 }
 
+// recordURL is the form a record's url and url_original take: the WHATWG
+// serialization, as the reference's redaction step writes them (a
+// hand-written fixture url "https://Example.COM/a" is recorded as
+// "https://example.com/a"); a value that does not parse is kept as it is,
+// as there. Extracted and fetched URLs are already in this form.
+func recordURL(raw string) string {
+	if href, ok := parse.Href(raw); ok {
+		return href
+	}
+	return raw
+}
+
 func emptyFixtureDigest() string {
 	f, err := emptyFixtureSet()
 	if err != nil {
@@ -532,8 +544,8 @@ func emptyFixtureDigest() string {
 
 // buildRecord turns a decision into a redacted citation.v1 record.
 func buildRecord(w workItem, d decision, foundBy []FoundByEntry, checkedAt string) Citation {
-	original, origCreds := netguard.RedactURL(w.rep.URLOriginal)
-	url, urlCreds := netguard.RedactURL(d.URL)
+	original, origCreds := netguard.RedactURL(recordURL(w.rep.URLOriginal))
+	url, urlCreds := netguard.RedactURL(recordURL(d.URL))
 	rec := Citation{SchemaVersion: "citation.v1", NormalizedURL: w.rep.NormalizedURL, CID: w.rep.CID,
 		URLOriginal: original, CheckedAt: checkedAt}
 	v := d.Verdict

@@ -1081,7 +1081,7 @@ func TestWarningsBoundedAndOnce(t *testing.T) {
 	var evs []engine.Event
 	for round := 0; round < 2; round++ { // the rerun reports them again
 		for i := range 6 {
-			evs = append(evs, engine.Event{Kind: engine.EventWarning, Total: 1, Detail: fmt.Sprintf("offline fixtures /items/%d: http_status \"200\" is a string: read as 200", i)})
+			evs = append(evs, engine.Event{Kind: engine.EventWarning, Total: 1, Detail: fmt.Sprintf("offline fixtures /items/%d: http_status \"200\" is a string, not a number: read as null", i)})
 		}
 	}
 	h.events(0, append([]engine.Event{{Kind: engine.EventStage, Stage: "validate"}, queued(uValid, 1)}, evs...)...)
