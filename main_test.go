@@ -436,3 +436,35 @@ func TestRunReportJUnit(t *testing.T) {
 		t.Fatalf("report onto a directory: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// TestRunGateLineNamesEachClass: the Gate C line on stderr and in the
+// summary names each must-not-cite status with the summary's own counts
+// (issue 20: it said "N invalid" with N counting blocked and mismatch too).
+func TestRunGateLineNamesEachClass(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "d")
+	if code, out, errOut := invoke(t, "demo", "--offline", "--dir", dir, "--headless"); code != cli.ExitOK {
+		t.Fatalf("demo: %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, errOut := invoke(t, "run", dir, "--headless")
+	var sum struct {
+		Counts map[string]int
+		GateC  struct{ Line string } `json:"gate_c"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || code != cli.ExitOK {
+		t.Fatalf("run: exit %d, %v\n%s", code, err, out)
+	}
+	c := sum.Counts
+	if c["invalid"] == 0 || c["blocked"] == 0 || c["mismatch"] == 0 {
+		t.Fatalf("the demo lacks a must-not-cite status: %v", c)
+	}
+	want := fmt.Sprintf("; must not cite: %d invalid, %d blocked, %d mismatch; ", c["invalid"], c["blocked"], c["mismatch"])
+	if !strings.Contains(sum.GateC.Line, want) {
+		t.Errorf("gate_c.line = %q, want it to contain %q", sum.GateC.Line, want)
+	}
+	if !strings.Contains(errOut, "citegate: "+sum.GateC.Line+"\n") {
+		t.Errorf("stderr lacks the line %q:\n%s", sum.GateC.Line, errOut)
+	}
+	if lumped := fmt.Sprintf(" %d invalid", c["invalid"]+c["blocked"]+c["mismatch"]); strings.Contains(errOut, lumped) {
+		t.Errorf("stderr still counts blocked and mismatch as invalid (%q):\n%s", lumped, errOut)
+	}
+}

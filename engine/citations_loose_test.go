@@ -228,7 +228,7 @@ func TestRenderHandEditedRecords(t *testing.T) {
 	for _, want := range []string{
 		"Rendered: 5\n",
 		"Synthesis may cite: 3 (valid 2, paywalled 1 with caution)\n",
-		"Synthesis must not cite: 2 (invalid 0, blocked 0, mismatch 0, unknown status 2)\n",
+		"Synthesis must not cite: 2 (2 unknown status)\n",
 		"- URL: https://e.example/a\n- Status: Valid\n- Synthesis: must NOT cite (not a known status)\n",
 		"- URL: https://e.example/b\n- Status: paywalled — **caution**\n",
 		"## (missing-cid)\n- URL: https://e.example/c\n- Status: pending\n",

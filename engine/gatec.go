@@ -57,6 +57,8 @@ type GateCResult struct {
 	// citation.v1 record and say how it was read (see looseRecord); they
 	// are also in update.C.warnings, and so in gates.json with --write.
 	Warnings []string `json:"warnings,omitempty"`
+	// counts are what the gate was computed from, for GateCLine.
+	counts GateCounts
 }
 
 type statusPair struct {
@@ -127,7 +129,7 @@ func gateC(u []string, records []statusPair, checkedAt string, artifacts []strin
 	if err != nil {
 		return nil, err
 	}
-	res := &GateCResult{OK: true, GateID: "C", Status: status, Metrics: m, InputsDigest: d}
+	res := &GateCResult{OK: true, GateID: "C", Status: status, Metrics: m, InputsDigest: d, counts: c}
 	res.Update.C = GatePatch{Status: status, CheckedAt: checkedAt, Metrics: m, Artifacts: artifacts, Warnings: warnings, Notes: notes}
 	return res, nil
 }

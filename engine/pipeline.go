@@ -58,7 +58,12 @@ type GateCSummary struct {
 	Status   string      `json:"status"`
 	Metrics  GateMetrics `json:"metrics"`
 	Warnings []string    `json:"warnings"`
-	Notes    string      `json:"notes"`
+	// Notes is the reference's sentence, as gates.json holds it; it counts
+	// blocked and mismatch as "invalid".
+	Notes string `json:"notes"`
+	// Line is the outcome for people, naming each must-not-cite status
+	// (GateCLine); the terminal, stderr and the JUnit report print it.
+	Line string `json:"line"`
 }
 
 // RunSummary is what `citegate run` prints on stdout.
@@ -341,7 +346,8 @@ func (e *Engine) summarize(p *pipeline, out *encoded, reason string) *RunSummary
 		OK: true, RunID: run.Manifest.RunID, Mode: in.cfg.mode, ModeSource: in.cfg.modeSource, ValidationTier: in.cfg.tier,
 		Artifacts: art, TotalFound: x.totalFound, UniqueFound: len(x.unique), UniqueNormalized: len(nz.normalized),
 		Counts: countStatuses(v.records), Warnings: append(slices.Clone(x.warnings), v.warnings...),
-		GateC: GateCSummary{Status: g.Status, Metrics: g.Metrics, Warnings: g.Update.C.Warnings, Notes: g.Update.C.Notes},
+		GateC: GateCSummary{Status: g.Status, Metrics: g.Metrics, Warnings: g.Update.C.Warnings, Notes: g.Update.C.Notes,
+			Line: GateCLine(g.Status, g.counts)},
 		InputsDigests: map[string]string{"extract": x.digest, "normalize": nz.digest, "validate": v.digest,
 			"gate_c": g.InputsDigest, "render": p.mdDigest},
 		Verify: p.verified,
