@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -466,5 +467,40 @@ func TestRunGateLineNamesEachClass(t *testing.T) {
 	}
 	if lumped := fmt.Sprintf(" %d invalid", c["invalid"]+c["blocked"]+c["mismatch"]); strings.Contains(errOut, lumped) {
 		t.Errorf("stderr still counts blocked and mismatch as invalid (%q):\n%s", lumped, errOut)
+	}
+}
+
+// TestInitThenToolChainUsesRunFixtures (issue 20): after init
+// --fixtures-template, the tool commands run one by one work as `run` does:
+// validate reads the run's offline-fixtures.json without being told, and
+// writes the citations `run` writes.
+func TestInitThenToolChainUsesRunFixtures(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	body := "# Costs\n\n## Sources\n\n- https://about.bnef.com/blog/pack-prices/\n- https://www.iea.org/reports/ev-outlook\n"
+	if err := os.WriteFile("costs.md", []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"chain", "whole"} {
+		if code, out, errOut := invoke(t, "init", name, "--waves", "costs.md", "--fixtures-template"); code != cli.ExitOK {
+			t.Fatalf("init: exit %d\n%s\n%s", code, out, errOut)
+		}
+	}
+	m := filepath.Join(dir, "chain", "manifest.json")
+	for _, cmd := range []string{"extract", "normalize", "validate"} {
+		if code, out, errOut := invoke(t, cmd, "--manifest-path", m, "--reason", "newcomer"); code != cli.ExitOK {
+			t.Fatalf("%s: exit %d\n%s\n%s", cmd, code, out, errOut)
+		}
+	}
+	if code, out, errOut := invoke(t, "run", "whole", "--headless"); code != cli.ExitOK {
+		t.Fatalf("run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	// checked_at is each manifest's updated_at, set when init wrote it.
+	checkedAt := regexp.MustCompile(`"checked_at":"[^"]*"`)
+	chain, err1 := os.ReadFile(filepath.Join("chain", "citations", "citations.jsonl"))
+	whole, err2 := os.ReadFile(filepath.Join("whole", "citations", "citations.jsonl"))
+	chain, whole = checkedAt.ReplaceAll(chain, nil), checkedAt.ReplaceAll(whole, nil)
+	if err1 != nil || err2 != nil || len(chain) == 0 || !bytes.Equal(chain, whole) {
+		t.Errorf("validate's citations.jsonl differs from run's (%v, %v):\n%s\n%s", err1, err2, chain, whole)
 	}
 }

@@ -161,15 +161,30 @@ func (e *Engine) openPipeline(a RunArgs) (*pipeline, func(), error) {
 	return p, release, nil
 }
 
+// runOfflineFixtures is the run's own offline fixtures file,
+// <runRoot>/offline-fixtures.json (what init --fixtures-template writes),
+// when it exists, else "": the default of run, and of validate in offline
+// mode. It lies in the run directory the operator set up, so no client of
+// the MCP server chooses it.
+func runOfflineFixtures(run *Run) (string, error) {
+	def := filepath.Join(run.Root, "offline-fixtures.json")
+	if _, err := os.Stat(def); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil
+		}
+		return "", readError("offline fixtures", def, "offline_fixtures_path missing", err)
+	}
+	return def, nil
+}
+
 func preparePipeline(run *Run, a RunArgs) (*pipeline, error) {
 	offline := a.OfflineFixturesPath
 	if offline == "" {
-		def := filepath.Join(run.Root, "offline-fixtures.json")
-		if _, err := os.Stat(def); err == nil {
-			offline = def
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, readError("offline fixtures", def, "offline_fixtures_path missing", err)
+		def, err := runOfflineFixtures(run)
+		if err != nil {
+			return nil, err
 		}
+		offline = def
 	}
 	in, err := resolveValidateInputs(run, ValidateArgs{ManifestPath: run.ManifestPath, OfflineFixturesPath: offline,
 		OnlineFixturesPath: a.OnlineFixturesPath, OnlineDryRun: a.OnlineDryRun})

@@ -27,9 +27,11 @@ const dryRunNotes = "online ladder blocked: direct_fetch=skipped(dry-run); brigh
 
 // ValidateArgs mirrors deep_research_citations_validate.
 type ValidateArgs struct {
-	ManifestPath        string `json:"manifest_path"`
-	URLMapPath          string `json:"url_map_path,omitempty"`
-	CitationsPath       string `json:"citations_path,omitempty"`
+	ManifestPath  string `json:"manifest_path"`
+	URLMapPath    string `json:"url_map_path,omitempty"`
+	CitationsPath string `json:"citations_path,omitempty"`
+	// OfflineFixturesPath defaults in offline mode, as run's does, to
+	// <runRoot>/offline-fixtures.json when that file exists.
 	OfflineFixturesPath string `json:"offline_fixtures_path,omitempty"`
 	OnlineFixturesPath  string `json:"online_fixtures_path,omitempty"`
 	OnlineDryRun        *bool  `json:"online_dry_run,omitempty"`
@@ -689,6 +691,12 @@ func resolveValidateInputs(run *Run, a ValidateArgs) (*validateInputs, error) {
 	in := &validateInputs{cfg: cfg, urlMapPath: paths[0], citationsPath: paths[1]}
 	offlinePath, onlinePath := paths[2], paths[3]
 	if cfg.mode == ModeOffline {
+		if offlinePath == "" {
+			// As run does (the reference requires the argument).
+			if offlinePath, err = runOfflineFixtures(run); err != nil {
+				return nil, err
+			}
+		}
 		if offlinePath == "" {
 			return nil, newError(CodeInvalidArgs, "offline_fixtures_path required in OFFLINE mode",
 				map[string]any{"mode": cfg.mode, "mode_source": cfg.modeSource, "hint": offlineFixturesHint(run.Root)})
