@@ -34,7 +34,7 @@ func TestHandEditedInputsCLI(t *testing.T) {
 	}
 	code, out, _ := invoke(t, "validate", "--manifest-path", manifest, "--offline-fixtures-path", fixtures, "--reason", "hand edit")
 	if err := json.Unmarshal([]byte(out), &env); err != nil || code != cli.ExitOK || !env.OK || len(env.Warnings) != 1 ||
-		!strings.Contains(env.Warnings[0], `http_status "200" is a string: read as 200`) {
+		!strings.Contains(env.Warnings[0], `http_status "200" is a string, not a number: read as null`) {
 		t.Fatalf("validate: exit %d\n%s", code, out)
 	}
 

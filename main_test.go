@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -434,5 +435,72 @@ func TestRunReportJUnit(t *testing.T) {
 	code, out, errOut := invoke(t, "run", "run", "--headless", "--report-junit", "adir")
 	if code != cli.ExitFailure || !strings.Contains(errOut, "--report-junit: cannot write") || !strings.Contains(out, `"ok": true`) {
 		t.Fatalf("report onto a directory: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// TestRunGateLineNamesEachClass: the Gate C line on stderr and in the
+// summary names each must-not-cite status with the summary's own counts
+// (issue 20: it said "N invalid" with N counting blocked and mismatch too).
+func TestRunGateLineNamesEachClass(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "d")
+	if code, out, errOut := invoke(t, "demo", "--offline", "--dir", dir, "--headless"); code != cli.ExitOK {
+		t.Fatalf("demo: %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, errOut := invoke(t, "run", dir, "--headless")
+	var sum struct {
+		Counts map[string]int
+		GateC  struct{ Line string } `json:"gate_c"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || code != cli.ExitOK {
+		t.Fatalf("run: exit %d, %v\n%s", code, err, out)
+	}
+	c := sum.Counts
+	if c["invalid"] == 0 || c["blocked"] == 0 || c["mismatch"] == 0 {
+		t.Fatalf("the demo lacks a must-not-cite status: %v", c)
+	}
+	want := fmt.Sprintf("; must not cite: %d invalid, %d blocked, %d mismatch; ", c["invalid"], c["blocked"], c["mismatch"])
+	if !strings.Contains(sum.GateC.Line, want) {
+		t.Errorf("gate_c.line = %q, want it to contain %q", sum.GateC.Line, want)
+	}
+	if !strings.Contains(errOut, "citegate: "+sum.GateC.Line+"\n") {
+		t.Errorf("stderr lacks the line %q:\n%s", sum.GateC.Line, errOut)
+	}
+	if lumped := fmt.Sprintf(" %d invalid", c["invalid"]+c["blocked"]+c["mismatch"]); strings.Contains(errOut, lumped) {
+		t.Errorf("stderr still counts blocked and mismatch as invalid (%q):\n%s", lumped, errOut)
+	}
+}
+
+// TestInitThenToolChainUsesRunFixtures (issue 20): after init
+// --fixtures-template, the tool commands run one by one work as `run` does:
+// validate reads the run's offline-fixtures.json without being told, and
+// writes the citations `run` writes.
+func TestInitThenToolChainUsesRunFixtures(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	body := "# Costs\n\n## Sources\n\n- https://about.bnef.com/blog/pack-prices/\n- https://www.iea.org/reports/ev-outlook\n"
+	if err := os.WriteFile("costs.md", []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"chain", "whole"} {
+		if code, out, errOut := invoke(t, "init", name, "--waves", "costs.md", "--fixtures-template"); code != cli.ExitOK {
+			t.Fatalf("init: exit %d\n%s\n%s", code, out, errOut)
+		}
+	}
+	m := filepath.Join(dir, "chain", "manifest.json")
+	for _, cmd := range []string{"extract", "normalize", "validate"} {
+		if code, out, errOut := invoke(t, cmd, "--manifest-path", m, "--reason", "newcomer"); code != cli.ExitOK {
+			t.Fatalf("%s: exit %d\n%s\n%s", cmd, code, out, errOut)
+		}
+	}
+	if code, out, errOut := invoke(t, "run", "whole", "--headless"); code != cli.ExitOK {
+		t.Fatalf("run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	// checked_at is each manifest's updated_at, set when init wrote it.
+	checkedAt := regexp.MustCompile(`"checked_at":"[^"]*"`)
+	chain, err1 := os.ReadFile(filepath.Join("chain", "citations", "citations.jsonl"))
+	whole, err2 := os.ReadFile(filepath.Join("whole", "citations", "citations.jsonl"))
+	chain, whole = checkedAt.ReplaceAll(chain, nil), checkedAt.ReplaceAll(whole, nil)
+	if err1 != nil || err2 != nil || len(chain) == 0 || !bytes.Equal(chain, whole) {
+		t.Errorf("validate's citations.jsonl differs from run's (%v, %v):\n%s\n%s", err1, err2, chain, whole)
 	}
 }

@@ -145,6 +145,36 @@ func TestMCPToolsMatchTheCLI(t *testing.T) {
 	}
 }
 
+// TestMCPValidateUsesRunFixtures (issue 20): over MCP too, validate in
+// offline mode without offline_fixtures_path reads the run's own
+// offline-fixtures.json, as run does; the default is the run directory's
+// file, not a path the client names.
+func TestMCPValidateUsesRunFixtures(t *testing.T) {
+	d := filepath.Join(t.TempDir(), "d")
+	if code, out, errOut := invoke(t, "demo", "--offline", "--dir", d); code != cli.ExitOK {
+		t.Fatalf("demo: %d\n%s\n%s", code, out, errOut)
+	}
+	ran, err := os.ReadFile(filepath.Join(d, "citations", "citations.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(d, "citations", "citations.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	var progress atomic.Int32
+	cs := mcpClient(t, &engine.Engine{Now: time.Now}, citemcp.Options{Version: "test"}, &progress)
+	m := filepath.Join(d, "manifest.json")
+	for _, name := range []string{"deep_research_citations_extract_urls", "deep_research_citations_normalize", "deep_research_citations_validate"} {
+		if env, ok := callTool(t, cs, name, map[string]any{"manifest_path": m, "reason": "mcp"}, nil); !ok {
+			t.Fatalf("%s: %v", name, env)
+		}
+	}
+	got, err := os.ReadFile(filepath.Join(d, "citations", "citations.jsonl"))
+	if err != nil || !bytes.Equal(got, ran) {
+		t.Errorf("validate over MCP wrote other citations than the demo's run (%v):\n%s\nwant\n%s", err, got, ran)
+	}
+}
+
 // TestMCPVerifyCitationsFetchNeedsTheOperator: verify_citations, against the
 // simulated web, fetches a cited source only when the operator allowed it
 // (citegate mcp --allow-fetch); a client's allow_fetch:true alone is refused.

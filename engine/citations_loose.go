@@ -25,6 +25,9 @@ type looseRecord struct {
 	// status is the trimmed value, compared exactly as the reference does:
 	// "Valid" is not "valid".
 	status string
+	// statusMistyped marks a status that is an object or an array (read as
+	// ""): a status the reference does not know, not a missing one.
+	statusMistyped bool
 	// cid, url, title and publisher are redacted for the report.
 	cid, url, title, publisher string
 	// problems say what is wrong with the record, for the warnings.
@@ -83,6 +86,8 @@ func looseFrom(line int, m map[string]any) looseRecord {
 		return s
 	}
 	rawURL, rawStatus := text("normalized_url"), text("status")
+	_, scalar := scalarText(m["status"])
+	r.statusMistyped = !scalar
 	r.normalizedURL, r.status = strings.TrimSpace(rawURL), strings.TrimSpace(rawStatus)
 	r.cid, r.url = strings.TrimSpace(text("cid")), strings.TrimSpace(text("url"))
 	r.title, r.publisher = strings.TrimSpace(text("title")), strings.TrimSpace(text("publisher"))

@@ -15,8 +15,8 @@ const phase04GateCDigest = "sha256:6bbe911b5241921cc96ae289a5f7d8b63659950b853c0
 var cidField = regexp.MustCompile(`"cid":"cid_[0-9a-f]{64}",`)
 
 // TestGateCHandEditedRecords: gate-c reads hand-edited records as the
-// reference does — a record needs only normalized_url; its status is
-// trimmed and compared exactly, an unknown or missing one counts as
+// reference does — a record needs only normalized_url and a status; the
+// status is trimmed and compared exactly, an unknown one counts as
 // uncategorized — and lists each problem record in warnings (the result's
 // and update.C's). It once refused the whole file.
 func TestGateCHandEditedRecords(t *testing.T) {
@@ -54,9 +54,6 @@ func TestGateCHandEditedRecords(t *testing.T) {
 		{"status pending", edit(1, `"status":"valid"`, `"status":"pending"`),
 			"fail", GateMetrics{0.8, 0.1, 0.1}, "Gate C fail: 8/10 validated, 1 invalid, 1 uncategorized.", "",
 			[]string{`line 2 (https://source.example.com/u2): status "pending" is not one of`, "counted as uncategorized"}},
-		{"no status", edit(2, `"status":"valid",`, ``),
-			"fail", GateMetrics{0.8, 0.1, 0.1}, "Gate C fail: 8/10 validated, 1 invalid, 1 uncategorized.", "",
-			[]string{`line 3 (https://source.example.com/u3): no status; counted as uncategorized`}},
 		{"status a number", edit(2, `"status":"valid"`, `"status":200`),
 			"fail", GateMetrics{0.8, 0.1, 0.1}, "Gate C fail: 8/10 validated, 1 invalid, 1 uncategorized.", "",
 			[]string{`line 3 (https://source.example.com/u3): status "200" is not one of`}},
@@ -136,10 +133,20 @@ func TestGateCEveryProblemRecordListed(t *testing.T) {
 }
 
 // TestGateCHandEditedErrors: what the reference refuses stays refused — a
-// record without normalized_url, a duplicate, a line that is not an object —
-// and nothing is written.
+// record without normalized_url or without status, a duplicate, a line
+// that is not an object — first problem in file order, and nothing is
+// written.
 func TestGateCHandEditedErrors(t *testing.T) {
 	lines := gateCLines(t)
+	edit := func(i int, from, to string) []string {
+		out := slices.Clone(lines)
+		if !strings.Contains(out[i], from) {
+			t.Fatalf("line %d lacks %q", i, from)
+		}
+		out[i] = strings.Replace(out[i], from, to, 1)
+		return out
+	}
+	join := func(ls []string) string { return strings.Join(ls, "\n") + "\n" }
 	for _, tc := range []struct {
 		name, citations, code, message string
 		line                           int
@@ -151,6 +158,20 @@ func TestGateCHandEditedErrors(t *testing.T) {
 		{"normalized_url an object", strings.Replace(lines[0], `"normalized_url":"https://source.example.com/u1"`, `"normalized_url":{}`, 1) + "\n",
 			CodeSchemaValidation, "citation record missing normalized_url", 1},
 		{"not an object", lines[0] + "\n\"valid\"\n", CodeInvalidJSONL, "citations.jsonl malformed", 2},
+		// The reference's Gate C vector for a record without status: an
+		// error, not an uncategorized URL (origin.md §6.1 step 2).
+		{"no status", join(edit(2, `"status":"valid",`, ``)),
+			CodeSchemaValidation, "citation record missing status", 3},
+		{"null status", join(edit(2, `"status":"valid"`, `"status":null`)),
+			CodeSchemaValidation, "citation record missing status", 3},
+		{"blank status", join(edit(2, `"status":"valid"`, `"status":" \t"`)),
+			CodeSchemaValidation, "citation record missing status", 3},
+		// Records are checked one by one, each check in the reference's
+		// order: the first problem wins.
+		{"duplicate before no status", join(append(edit(2, `"status":"valid",`, ``), lines[0])),
+			CodeSchemaValidation, "citation record missing status", 3},
+		{"no status after a duplicate", join(append(edit(9, `"status":"invalid",`, ``)[:9], lines[0], edit(9, `"status":"invalid",`, ``)[9])),
+			CodeSchemaValidation, "duplicate normalized_url in citations.jsonl", 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := gateCRun(t, tc.citations)
@@ -207,7 +228,7 @@ func TestRenderHandEditedRecords(t *testing.T) {
 	for _, want := range []string{
 		"Rendered: 5\n",
 		"Synthesis may cite: 3 (valid 2, paywalled 1 with caution)\n",
-		"Synthesis must not cite: 2 (invalid 0, blocked 0, mismatch 0, unknown status 2)\n",
+		"Synthesis must not cite: 2 (2 unknown status)\n",
 		"- URL: https://e.example/a\n- Status: Valid\n- Synthesis: must NOT cite (not a known status)\n",
 		"- URL: https://e.example/b\n- Status: paywalled — **caution**\n",
 		"## (missing-cid)\n- URL: https://e.example/c\n- Status: pending\n",

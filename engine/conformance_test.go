@@ -467,7 +467,7 @@ func TestValidateBlockedQueue(t *testing.T) {
 
 const renderFixtureMD = "# Validated Citations\n\nRun ID: RUN\nRendered: 3\n" +
 	"Synthesis may cite: 3 (valid 2, paywalled 1 with caution)\n" +
-	"Synthesis must not cite: 0 (invalid 0, blocked 0, mismatch 0)\n\n" +
+	"Synthesis must not cite: 0 (none)\n\n" +
 	"## cid_2dce0a4c50441bfccfa9caf4b58c3cba6e06c420505dd829f0436de1aa44baac\n- URL: https://example.com/a\n- Status: valid\n- Synthesis: may cite\n- Title: A Example\n- Publisher: Example Org\n\n" +
 	"## cid_c670cd0eb843b54f7bf606819590ba27f769b0fbbaa2a5b44ca776f536daea44\n- URL: https://example.com/open\n- Status: valid\n- Synthesis: may cite\n- Title: Open Example\n- Publisher: Open Publisher\n\n" +
 	"## cid_c71202c119c0d2e9fc984b25ad56c2f462ee25fb38fde503a7cbc1d8ea0a3e38\n- URL: https://paywall.example.com/premium\n- Status: paywalled — **caution**\n- Synthesis: may cite with **caution** (paywalled: content behind an access barrier, claims could not be fully checked)\n- Title: Premium Report\n- Publisher: Paywall Times\n\n"
@@ -517,7 +517,7 @@ func TestRenderMustNotCite(t *testing.T) {
 	md := readFile(t, r.cit("validated-citations.md"))
 	for _, want := range []string{
 		"Synthesis may cite: 2 (valid 1, paywalled 1 with caution)\n",
-		"Synthesis must not cite: 3 (invalid 1, blocked 1, mismatch 1)\n",
+		"Synthesis must not cite: 3 (1 invalid, 1 blocked, 1 mismatch)\n",
 		"- URL: https://e.example/blocked\n- Status: blocked\n- Synthesis: must NOT cite (blocked)\n",
 		"- URL: https://e.example/invalid\n- Status: invalid\n- Synthesis: must NOT cite (invalid)\n",
 		"- URL: https://e.example/mismatch\n- Status: mismatch\n- Synthesis: must NOT cite (mismatch)\n",

@@ -243,8 +243,8 @@ var fixtureStringFields = []string{"normalized_url", "url_original", "cid", "sta
 // and, where the reference silently dropped a mistyped value, coerces what
 // is unambiguous and reports the rest through warn:
 //   - a number where a string belongs is read as its decimal text;
-//   - http_status given as a string of an HTTP status code ("200") is read
-//     as that number; a fractional one is truncated;
+//   - http_status given as a string ("200") is read as null, as the
+//     reference reads it; a fractional number is truncated;
 //   - a status that is not one of the five is kept (the URL it matches is
 //     marked invalid, as in the reference) and reported, as is a missing one;
 //   - anything else mistyped (booleans, objects, arrays, other strings) is
@@ -479,13 +479,15 @@ func fixtureHTTPStatus(x any, warn func(string)) *int {
 	case float64:
 		f = n
 	case string:
-		code, err := strconv.Atoi(strings.TrimSpace(n))
-		if err != nil || code < 100 || code > 599 {
-			warn(fmt.Sprintf("http_status %q is not an HTTP status code: ignored", netguard.RedactText(n)))
-			return nil
+		// The reference keeps only a JSON number: "200" is absent there,
+		// and so here, or a hand edit would change the record and the
+		// digests. The warning says how to write what was meant.
+		msg := fmt.Sprintf("http_status %q is a string, not a number: read as null, as the reference reads it", netguard.RedactText(n))
+		if code, err := strconv.Atoi(strings.TrimSpace(n)); err == nil && code >= 100 && code <= 599 {
+			msg += fmt.Sprintf(" (write %d without quotes)", code)
 		}
-		warn(fmt.Sprintf("http_status %q is a string: read as %d", n, code))
-		return &code
+		warn(msg)
+		return nil
 	default:
 		warn(fmt.Sprintf("http_status is %s, not a number: ignored", jsonKind(n)))
 		return nil

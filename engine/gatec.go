@@ -57,6 +57,8 @@ type GateCResult struct {
 	// citation.v1 record and say how it was read (see looseRecord); they
 	// are also in update.C.warnings, and so in gates.json with --write.
 	Warnings []string `json:"warnings,omitempty"`
+	// counts are what the gate was computed from, for GateCLine.
+	counts GateCounts
 }
 
 type statusPair struct {
@@ -127,7 +129,7 @@ func gateC(u []string, records []statusPair, checkedAt string, artifacts []strin
 	if err != nil {
 		return nil, err
 	}
-	res := &GateCResult{OK: true, GateID: "C", Status: status, Metrics: m, InputsDigest: d}
+	res := &GateCResult{OK: true, GateID: "C", Status: status, Metrics: m, InputsDigest: d, counts: c}
 	res.Update.C = GatePatch{Status: status, CheckedAt: checkedAt, Metrics: m, Artifacts: artifacts, Warnings: warnings, Notes: notes}
 	return res, nil
 }
@@ -204,12 +206,11 @@ func (e *Engine) GateC(ctx context.Context, a GateCArgs) (*GateCResult, error) {
 		return nil, err
 	}
 	pairs := make([]statusPair, 0, len(records))
+	seen := make(map[string]bool, len(records))
 	var warnings []string
 	for _, r := range records {
-		// The one field Gate C cannot do without, as in the reference.
-		if r.normalizedURL == "" {
-			return nil, newError(CodeSchemaValidation, "citation record missing normalized_url",
-				map[string]any{"path": citationsPath, "line": r.line, "pointer": "/normalized_url"})
+		if err := checkGateRecord(r, citationsPath, seen); err != nil {
+			return nil, err
 		}
 		pairs = append(pairs, statusPair{r.normalizedURL, r.status})
 		if w := r.warning("counted as uncategorized"); w != "" {
@@ -247,6 +248,30 @@ func (e *Engine) GateC(ctx context.Context, a GateCArgs) (*GateCResult, error) {
 	e.auditGateC(run, a.Reason, res)
 	auditGates(filepath.Dir(path), e.nowISO(), run.Manifest.RunID, a.Reason, prev, rev, res.InputsDigest, "C")
 	return res, nil
+}
+
+// checkGateRecord refuses what the reference's gate_c_compute refuses, in
+// its order, record by record: no normalized_url, no status (absent, null
+// or blank: an unknown status is counted as uncategorized, a missing one is
+// an error), a normalized_url seen before. seen collects the URLs.
+func checkGateRecord(r looseRecord, path string, seen map[string]bool) error {
+	details := func(pointer string) map[string]any {
+		d := map[string]any{"path": path, "line": r.line, "pointer": pointer}
+		if r.normalizedURL != "" {
+			d["normalized_url"], _ = netguard.RedactURL(r.normalizedURL)
+		}
+		return d
+	}
+	switch {
+	case r.normalizedURL == "":
+		return newError(CodeSchemaValidation, "citation record missing normalized_url", details("/normalized_url"))
+	case r.status == "" && !r.statusMistyped:
+		return newError(CodeSchemaValidation, "citation record missing status", details("/status"))
+	case seen[r.normalizedURL]:
+		return newError(CodeSchemaValidation, "duplicate normalized_url in citations.jsonl", details("/normalized_url"))
+	}
+	seen[r.normalizedURL] = true
+	return nil
 }
 
 func (e *Engine) auditGateC(run *Run, reason string, res *GateCResult) {

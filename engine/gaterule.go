@@ -43,8 +43,13 @@ func GateClassOf(s Status) GateClass {
 // GateCounts are the numbers Gate C is computed from: Total is |U| (the
 // distinct normalized extracted URLs); the three classes count U's members
 // by their citation's status. Members not counted yet are pending.
+//
+// Invalid is the class (invalid, blocked or mismatch), as the rates count
+// it; Blocked and Mismatch say how many of it have those statuses, so that a
+// line for people can name each (see GateCLine).
 type GateCounts struct {
 	Validated, Invalid, Uncategorized, Total int
+	Blocked, Mismatch                        int
 }
 
 // Add counts n members of U with status s.
@@ -54,6 +59,12 @@ func (c *GateCounts) Add(s Status, n int) {
 		c.Validated += n
 	case GateInvalid:
 		c.Invalid += n
+		switch s {
+		case StatusBlocked:
+			c.Blocked += n
+		case StatusMismatch:
+			c.Mismatch += n
+		}
 	default:
 		c.Uncategorized += n
 	}

@@ -27,12 +27,12 @@ func TestGateCountsPasses(t *testing.T) {
 		m    GateMetrics
 	}{
 		{"empty U fails", GateCounts{}, false, GateMetrics{}},
-		{"exactly at the thresholds", GateCounts{90, 10, 0, 100}, true, GateMetrics{0.9, 0.1, 0}},
-		{"one over the invalid threshold", GateCounts{89, 11, 0, 100}, false, GateMetrics{0.89, 0.11, 0}},
-		{"one uncategorized fails", GateCounts{99, 0, 1, 100}, false, GateMetrics{0.99, 0, 0.01}},
+		{"exactly at the thresholds", GateCounts{Validated: 90, Invalid: 10, Uncategorized: 0, Total: 100}, true, GateMetrics{0.9, 0.1, 0}},
+		{"one over the invalid threshold", GateCounts{Validated: 89, Invalid: 11, Uncategorized: 0, Total: 100}, false, GateMetrics{0.89, 0.11, 0}},
+		{"one uncategorized fails", GateCounts{Validated: 99, Invalid: 0, Uncategorized: 1, Total: 100}, false, GateMetrics{0.99, 0, 0.01}},
 		// 9/10 rounds to 0.9 exactly; 2/3 must round like toFixed(6).
-		{"rounded rates", GateCounts{2, 1, 0, 3}, false, GateMetrics{0.666667, 0.333333, 0}},
-		{"all validated", GateCounts{27, 0, 0, 27}, true, GateMetrics{1, 0, 0}},
+		{"rounded rates", GateCounts{Validated: 2, Invalid: 1, Uncategorized: 0, Total: 3}, false, GateMetrics{0.666667, 0.333333, 0}},
+		{"all validated", GateCounts{Validated: 27, Invalid: 0, Uncategorized: 0, Total: 27}, true, GateMetrics{1, 0, 0}},
 	} {
 		if got := tc.c.Passes(); got != tc.want {
 			t.Errorf("%s: Passes = %v, want %v", tc.name, got, tc.want)
@@ -59,7 +59,7 @@ func TestGateCountsDecide(t *testing.T) {
 		{"exactly at the thresholds", 90, 10, 0, 100, GatePass},
 		{"one over the invalid threshold", 89, 11, 0, 100, GateFail},
 	} {
-		c := GateCounts{tc.validated, tc.invalid, tc.uncategorized, tc.n}
+		c := GateCounts{Validated: tc.validated, Invalid: tc.invalid, Uncategorized: tc.uncategorized, Total: tc.n}
 		if got := c.Decide(); got != tc.want {
 			t.Errorf("%s: Decide = %v, want %v", tc.name, got, tc.want)
 		}

@@ -97,7 +97,7 @@ func (e *Engine) JUnitReport(sum *RunSummary) ([]byte, error) {
 	}
 	gate := junitCase{Name: "Gate C", Classname: "citegate.gate", Time: "0"}
 	if !sum.Passed() {
-		gate.Failure = &junitFailure{Type: "gate_c", Message: sum.GateC.Notes, Text: sum.GateC.Notes}
+		gate.Failure = &junitFailure{Type: "gate_c", Message: sum.GateC.Line, Text: sum.GateC.Line}
 		s.Failures++
 	}
 	s.Cases = append(s.Cases, gate)

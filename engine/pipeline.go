@@ -58,7 +58,12 @@ type GateCSummary struct {
 	Status   string      `json:"status"`
 	Metrics  GateMetrics `json:"metrics"`
 	Warnings []string    `json:"warnings"`
-	Notes    string      `json:"notes"`
+	// Notes is the reference's sentence, as gates.json holds it; it counts
+	// blocked and mismatch as "invalid".
+	Notes string `json:"notes"`
+	// Line is the outcome for people, naming each must-not-cite status
+	// (GateCLine); the terminal, stderr and the JUnit report print it.
+	Line string `json:"line"`
 }
 
 // RunSummary is what `citegate run` prints on stdout.
@@ -156,15 +161,30 @@ func (e *Engine) openPipeline(a RunArgs) (*pipeline, func(), error) {
 	return p, release, nil
 }
 
+// runOfflineFixtures is the run's own offline fixtures file,
+// <runRoot>/offline-fixtures.json (what init --fixtures-template writes),
+// when it exists, else "": the default of run, and of validate in offline
+// mode. It lies in the run directory the operator set up, so no client of
+// the MCP server chooses it.
+func runOfflineFixtures(run *Run) (string, error) {
+	def := filepath.Join(run.Root, "offline-fixtures.json")
+	if _, err := os.Stat(def); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil
+		}
+		return "", readError("offline fixtures", def, "offline_fixtures_path missing", err)
+	}
+	return def, nil
+}
+
 func preparePipeline(run *Run, a RunArgs) (*pipeline, error) {
 	offline := a.OfflineFixturesPath
 	if offline == "" {
-		def := filepath.Join(run.Root, "offline-fixtures.json")
-		if _, err := os.Stat(def); err == nil {
-			offline = def
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, readError("offline fixtures", def, "offline_fixtures_path missing", err)
+		def, err := runOfflineFixtures(run)
+		if err != nil {
+			return nil, err
 		}
+		offline = def
 	}
 	in, err := resolveValidateInputs(run, ValidateArgs{ManifestPath: run.ManifestPath, OfflineFixturesPath: offline,
 		OnlineFixturesPath: a.OnlineFixturesPath, OnlineDryRun: a.OnlineDryRun})
@@ -341,7 +361,8 @@ func (e *Engine) summarize(p *pipeline, out *encoded, reason string) *RunSummary
 		OK: true, RunID: run.Manifest.RunID, Mode: in.cfg.mode, ModeSource: in.cfg.modeSource, ValidationTier: in.cfg.tier,
 		Artifacts: art, TotalFound: x.totalFound, UniqueFound: len(x.unique), UniqueNormalized: len(nz.normalized),
 		Counts: countStatuses(v.records), Warnings: append(slices.Clone(x.warnings), v.warnings...),
-		GateC: GateCSummary{Status: g.Status, Metrics: g.Metrics, Warnings: g.Update.C.Warnings, Notes: g.Update.C.Notes},
+		GateC: GateCSummary{Status: g.Status, Metrics: g.Metrics, Warnings: g.Update.C.Warnings, Notes: g.Update.C.Notes,
+			Line: GateCLine(g.Status, g.counts)},
 		InputsDigests: map[string]string{"extract": x.digest, "normalize": nz.digest, "validate": v.digest,
 			"gate_c": g.InputsDigest, "render": p.mdDigest},
 		Verify: p.verified,

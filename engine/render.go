@@ -93,13 +93,10 @@ func renderRecords(runID string, rs []renderRecord) (func(w *bufio.Writer) error
 		// bufio's errors are sticky: the commit's Flush reports the first.
 		fmt.Fprintf(b, "# Validated Citations\n\nRun ID: %s\nRendered: %d\n", runID, len(rs))
 		fmt.Fprintf(b, "Synthesis may cite: %d (valid %d, paywalled %d with caution)\n", c.Valid+c.Paywalled, c.Valid, c.Paywalled)
-		if unknown == 0 {
-			fmt.Fprintf(b, "Synthesis must not cite: %d (invalid %d, blocked %d, mismatch %d)\n\n", c.Invalid+c.Blocked+c.Mismatch, c.Invalid, c.Blocked, c.Mismatch)
-		} else {
-			// Hand-edited records (see looseRecord): the totals still add up.
-			fmt.Fprintf(b, "Synthesis must not cite: %d (invalid %d, blocked %d, mismatch %d, unknown status %d)\n\n",
-				c.Invalid+c.Blocked+c.Mismatch+unknown, c.Invalid, c.Blocked, c.Mismatch, unknown)
-		}
+		// Hand-edited records with an unknown status (see looseRecord) are
+		// named too, so the total adds up.
+		fmt.Fprintf(b, "Synthesis must not cite: %d (%s)\n\n", c.Invalid+c.Blocked+c.Mismatch+unknown,
+			MustNotCite(c.Invalid, c.Blocked, c.Mismatch, unknown))
 		for _, r := range rs {
 			status := cmp.Or(r.Status, "(missing-status)")
 			if Status(r.Status) == StatusPaywalled {

@@ -27,9 +27,11 @@ const dryRunNotes = "online ladder blocked: direct_fetch=skipped(dry-run); brigh
 
 // ValidateArgs mirrors deep_research_citations_validate.
 type ValidateArgs struct {
-	ManifestPath        string `json:"manifest_path"`
-	URLMapPath          string `json:"url_map_path,omitempty"`
-	CitationsPath       string `json:"citations_path,omitempty"`
+	ManifestPath  string `json:"manifest_path"`
+	URLMapPath    string `json:"url_map_path,omitempty"`
+	CitationsPath string `json:"citations_path,omitempty"`
+	// OfflineFixturesPath defaults in offline mode, as run's does, to
+	// <runRoot>/offline-fixtures.json when that file exists.
 	OfflineFixturesPath string `json:"offline_fixtures_path,omitempty"`
 	OnlineFixturesPath  string `json:"online_fixtures_path,omitempty"`
 	OnlineDryRun        *bool  `json:"online_dry_run,omitempty"`
@@ -522,6 +524,18 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 	return &validation{records: records, digest: digest, warnings: warnings}, nil
 }
 
+// recordURL is the form a record's url and url_original take: the WHATWG
+// serialization, as the reference's redaction step writes them (a
+// hand-written fixture url "https://Example.COM/a" is recorded as
+// "https://example.com/a"); a value that does not parse is kept as it is,
+// as there. Extracted and fetched URLs are already in this form.
+func recordURL(raw string) string {
+	if href, ok := parse.Href(raw); ok {
+		return href
+	}
+	return raw
+}
+
 func emptyFixtureDigest() string {
 	f, err := emptyFixtureSet()
 	if err != nil {
@@ -532,8 +546,8 @@ func emptyFixtureDigest() string {
 
 // buildRecord turns a decision into a redacted citation.v1 record.
 func buildRecord(w workItem, d decision, foundBy []FoundByEntry, checkedAt string) Citation {
-	original, origCreds := netguard.RedactURL(w.rep.URLOriginal)
-	url, urlCreds := netguard.RedactURL(d.URL)
+	original, origCreds := netguard.RedactURL(recordURL(w.rep.URLOriginal))
+	url, urlCreds := netguard.RedactURL(recordURL(d.URL))
 	rec := Citation{SchemaVersion: "citation.v1", NormalizedURL: w.rep.NormalizedURL, CID: w.rep.CID,
 		URLOriginal: original, CheckedAt: checkedAt}
 	v := d.Verdict
@@ -677,6 +691,12 @@ func resolveValidateInputs(run *Run, a ValidateArgs) (*validateInputs, error) {
 	in := &validateInputs{cfg: cfg, urlMapPath: paths[0], citationsPath: paths[1]}
 	offlinePath, onlinePath := paths[2], paths[3]
 	if cfg.mode == ModeOffline {
+		if offlinePath == "" {
+			// As run does (the reference requires the argument).
+			if offlinePath, err = runOfflineFixtures(run); err != nil {
+				return nil, err
+			}
+		}
 		if offlinePath == "" {
 			return nil, newError(CodeInvalidArgs, "offline_fixtures_path required in OFFLINE mode",
 				map[string]any{"mode": cfg.mode, "mode_source": cfg.modeSource, "hint": offlineFixturesHint(run.Root)})

@@ -114,7 +114,7 @@ func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams, v
 	sum := res.(*engine.RunSummary)
 	noteLateSignal(ctx, s)
 	cli.PrintJSON(s.Out, sum)
-	fmt.Fprintf(s.Err, "citegate: %s\n", sum.GateC.Notes)
+	fmt.Fprintf(s.Err, "citegate: %s\n", sum.GateC.Line)
 	if !writeJUnit(d, sum, junitFile, s) {
 		return cli.ExitFailure
 	}

@@ -153,7 +153,7 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams
 	for _, w := range sum.Warnings {
 		fmt.Fprintf(s.Err, "citegate: warning: %s\n", w)
 	}
-	fmt.Fprintf(s.Err, "citegate: %s Artifacts: %s\n", sum.GateC.Notes, sum.Artifacts.Citations)
+	fmt.Fprintf(s.Err, "citegate: %s Artifacts: %s\n", sum.GateC.Line, sum.Artifacts.Citations)
 	if sum.Verify != nil {
 		fmt.Fprintf(s.Err, "citegate: %s\n", verifyLine(sum.Verify))
 	}

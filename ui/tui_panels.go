@@ -210,7 +210,7 @@ func (m Model) completionLines() []string {
 		if g.Status != "pass" {
 			verdict = st.fail.Render("✗ Run complete · Gate C " + strings.ToUpper(orDash(g.Status)))
 		}
-		lines = append(lines, verdict+" · "+clean(g.Notes))
+		lines = append(lines, wrapClauses(verdict+" ·", strings.SplitAfter(clean(g.Line), "; "), max(10, w-2))...)
 		dir, names := artifactList(m.summary.Artifacts)
 		if len(names) > 0 {
 			for _, ln := range packLine("Artifacts in "+dir+":", names, max(10, w-2), maxArtifactLines) {
@@ -250,6 +250,24 @@ func packLine(head string, items []string, w, maxLines int) []string {
 			break
 		}
 		lines = append(lines, truncate(it, w))
+	}
+	return lines
+}
+
+// wrapClauses lays head and the clauses out on as few lines of width w as
+// keep each clause whole (a clause wider than a line is truncated), so a
+// narrow terminal still shows every must-not-cite class of Gate C's line;
+// continuation lines are indented.
+func wrapClauses(head string, clauses []string, w int) []string {
+	lines := []string{head}
+	for _, c := range clauses {
+		c = strings.TrimSpace(c)
+		cur := lines[len(lines)-1]
+		if lipgloss.Width(cur)+1+lipgloss.Width(c) <= w || cur == head {
+			lines[len(lines)-1] = truncate(cur+" "+c, w)
+			continue
+		}
+		lines = append(lines, truncate("  "+c, w))
 	}
 	return lines
 }

@@ -278,7 +278,8 @@ func sampleSummary(status string) *engine.RunSummary {
 		},
 		Counts: engine.Counts{Valid: 2, Paywalled: 1, Blocked: 1, Mismatch: 1, Invalid: 1},
 		GateC: engine.GateCSummary{Status: status, Metrics: engine.GateMetrics{ValidatedURLRate: 0.5, InvalidURLRate: 0.5},
-			Notes: "Gate C " + status + ": 3/6 validated, 3 invalid, 0 uncategorized."},
+			Notes: "Gate C " + status + ": 3/6 validated, 3 invalid, 0 uncategorized.",
+			Line:  "Gate C " + status + ": 3/6 validated; must not cite: 1 invalid, 1 blocked, 1 mismatch; 0 uncategorized."},
 	}
 }
 
@@ -589,7 +590,10 @@ func TestCompletionShowsArtifactsAndVerdict(t *testing.T) {
 	oc <- Outcome{Summary: sampleSummary("fail")}
 	h.send(cmd())
 	v := h.view()
-	for _, want := range []string{"✗ Run complete · Gate C FAIL · Gate C fail: 3/6 validated",
+	// Gate C's line names each must-not-cite class, wrapped between
+	// clauses on this 100-column screen.
+	for _, want := range []string{"✗ Run complete · Gate C FAIL · Gate C fail: 3/6 validated;\n",
+		"\n  must not cite: 1 invalid, 1 blocked, 1 mismatch; 0 uncategorized.",
 		"Artifacts in /runs/r1: citations/citations.jsonl · citations/validated-citations.md", "gates.json",
 		"logs/audit.jsonl", "citations/normalized-urls.txt",
 		"FAIL (final)", "done"} {
@@ -1081,7 +1085,7 @@ func TestWarningsBoundedAndOnce(t *testing.T) {
 	var evs []engine.Event
 	for round := 0; round < 2; round++ { // the rerun reports them again
 		for i := range 6 {
-			evs = append(evs, engine.Event{Kind: engine.EventWarning, Total: 1, Detail: fmt.Sprintf("offline fixtures /items/%d: http_status \"200\" is a string: read as 200", i)})
+			evs = append(evs, engine.Event{Kind: engine.EventWarning, Total: 1, Detail: fmt.Sprintf("offline fixtures /items/%d: http_status \"200\" is a string, not a number: read as null", i)})
 		}
 	}
 	h.events(0, append([]engine.Event{{Kind: engine.EventStage, Stage: "validate"}, queued(uValid, 1)}, evs...)...)

@@ -1,0 +1,43 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// GateCLine is Gate C's outcome in one sentence for people: the terminal
+// UI, stderr, the run summary's gate_c.line and the JUnit report all print
+// it, and nothing else words it. It names each must-not-cite status, since
+// the reference's notes ("…, 12 invalid, …", kept in gates.json for
+// conformance) count blocked and mismatch under "invalid" while every
+// counter calls only the status invalid so:
+//
+//	Gate C fail: 73/85 validated; must not cite: 7 invalid, 3 blocked, 2 mismatch; 0 uncategorized.
+func GateCLine(status string, c GateCounts) string {
+	if c.Total <= 0 {
+		return "Gate C failed: NO_URLS_EXTRACTED"
+	}
+	return fmt.Sprintf("Gate C %s: %d/%d validated; must not cite: %s; %d uncategorized.", status, c.Validated, c.Total,
+		MustNotCite(c.Invalid-c.Blocked-c.Mismatch, c.Blocked, c.Mismatch, 0), c.Uncategorized)
+}
+
+// MustNotCite names the must-not-cite statuses with their counts, in the
+// order invalid, blocked, mismatch, then records whose status is none of
+// the five; a zero count is left out, and none at all is "none":
+// "7 invalid, 3 blocked, 2 mismatch". Gate C's line and the report's
+// must-not-cite line both use it.
+func MustNotCite(invalid, blocked, mismatch, unknown int) string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		name string
+	}{{invalid, "invalid"}, {blocked, "blocked"}, {mismatch, "mismatch"}, {unknown, "unknown status"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.name))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
