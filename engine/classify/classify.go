@@ -210,7 +210,7 @@ func Classify(p Page, c Citation, tier Tier) Verdict {
 				return v.with(Invalid, fmt.Sprintf("soft 404: deep link redirected to home page (title %s)", quote(t)))
 			}
 			fillMeta(&v, p, in, k)
-			return v.with(Mismatch, fmt.Sprintf("mismatch: deep link redirected to home page (%s → %s)", from, to))
+			return v.with(Mismatch, fmt.Sprintf(homeRedirectReason+"(%s → %s)", from, to))
 		}
 	}
 

@@ -53,6 +53,9 @@ type Fingerprint struct {
 	// the URL requested. Home and search pages are left out: they name
 	// every page a catch-all answers with.
 	places []string
+	// search is the host and path of the search page the request was
+	// redirected to, if it was.
+	search string
 	words  map[string]bool
 	runes  int
 	hash   [32]byte
@@ -66,6 +69,9 @@ func FingerprintOf(p Page) *Fingerprint {
 	fp.redirected = len(p.Redirects) > 0
 	fp.headline = fold(cmpOr(in.h1, in.bestTitle()))
 	fp.places = placesOf(p, in)
+	if f := parseURL(finalURL(p)); fp.redirected && f != nil && searchPath(f) {
+		fp.search = strings.ToLower(f.Host) + f.EscapedPath()
+	}
 	skip := map[string]bool{}
 	for _, s := range []string{p.RequestedURL, p.FinalURL} {
 		if u := parseURL(s); u != nil {
@@ -100,6 +106,9 @@ func Like(c, p *Fingerprint) string {
 	}
 	if c.redirected && p.redirected && c.final == p.final {
 		return "redirects where a page that does not exist redirects (" + shortURL(c.final) + ")"
+	}
+	if c.search != "" && c.search == p.search {
+		return "redirects to the site's search where a page that does not exist does (" + cutRunes(c.search, 80) + ")"
 	}
 	if c.hash == p.hash && c.runes > 0 {
 		return "the same page a URL that does not exist gets"
@@ -274,7 +283,8 @@ func Suspect(c, p *Fingerprint) string {
 // wave names correctly is not a soft 404 by resemblance alone. Short or
 // generic link texts ("source", "link") prove nothing.
 func NamesCitation(fp *Fingerprint, c Citation) bool {
-	if fp == nil || fp.headline == "" {
+	if fp == nil || fp.headline == "" || fp.search != "" {
+		// A search page echoes the words it was asked for.
 		return false
 	}
 	head := sigWords(fp.headline)
@@ -318,4 +328,15 @@ func sigWords(folded string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// homeRedirectReason starts the thorough tier's mismatch for a deep link
+// redirected to a home page.
+const homeRedirectReason = "mismatch: deep link redirected to home page "
+
+// HomeRedirect reports a mismatch verdict for a deep link redirected to a
+// home page: the site probe may show it to be the site's answer for pages
+// it does not have.
+func HomeRedirect(v Verdict) bool {
+	return v.Outcome == Mismatch && strings.HasPrefix(v.Reason, homeRedirectReason)
 }

@@ -77,7 +77,9 @@ type attemptOutcome struct {
 	status     int
 	elapsed    time.Duration
 	// probe is the page of a valid outcome read with GET, to compare with
-	// the site's answer to a URL that cannot exist.
+	// the site's answer to a URL that cannot exist; also a deep link
+	// redirected to the home page (a mismatch at thorough), which the
+	// probe can show to be the site's answer for missing pages.
 	probe *classify.Page
 }
 
@@ -109,7 +111,7 @@ func (l *Ladder) directAttempt(ctx context.Context, it *Item, a int, r retrier) 
 			o.settled = true
 			o.d = fromVerdict(v, rungDirect, cmp.Or(resp.FinalURL, it.URL))
 			o.d.Redirects = redirectsOf(resp)
-			if v.Outcome == classify.Valid && !head {
+			if !head && (v.Outcome == classify.Valid || classify.HomeRedirect(v)) {
 				o.probe = &page
 			}
 			return o

@@ -110,14 +110,17 @@ func (s *siteProbes) get(ctx context.Context, host, shape string, probe func() p
 
 // probeShape is the key probes are shared under: the host and the cited
 // path's first directory, with a run of digits folded ("/2024" and
-// "/2025" are one shape). A page at the root of the path is its own
-// shape.
+// "/2025" are one shape). Pages at the root of the path are one shape;
+// pages found by their query (queryProbe) are one per path.
 func probeShape(cited string) string {
 	u, err := url.Parse(cited)
 	if err != nil {
 		return cited
 	}
 	host := strings.ToLower(u.Host)
+	if queryProbe(u, classify.ProbeName) != "" {
+		return host + strings.ToLower(u.EscapedPath()) + "?"
+	}
 	segs := strings.Split(strings.Trim(u.EscapedPath(), "/"), "/")
 	if len(segs) < 2 {
 		return host + "/"
@@ -130,6 +133,14 @@ func probeShape(cited string) string {
 	}, strings.ToLower(segs[0])) + "/"
 }
 
+// probeTarget is one probe URL. A control is a URL the cited page's id
+// cannot survive: its answer is held against citations even when it
+// looks like the page the probes were built from.
+type probeTarget struct {
+	url     string
+	control bool
+}
+
 // probeURLs are the probes for a cited URL, in the order they are sent: the
 // cited directory plus a random name with the cited file's extension
 // ("/news/2024/story.html" → "/news/2024/citegate-probe-<hex>.html"), then
@@ -137,7 +148,7 @@ func probeShape(cited string) string {
 // first segment holding a digit ("/questions/123/slug" →
 // "/questions/citegate-probe-<hex>"), and the parent directory. Query and
 // fragment are dropped; a control equal to an earlier probe is left out.
-func probeURLs(cited string) []string {
+func probeURLs(cited string) []probeTarget {
 	u, err := url.Parse(cited)
 	if err != nil || u.Host == "" {
 		return nil
@@ -167,26 +178,75 @@ func probeURLs(cited string) []string {
 	if dir != "/" {
 		dirs = append(dirs, path.Dir(strings.TrimSuffix(dir, "/")))
 	}
-	var out []string
+	var out []probeTarget
+	if q := queryProbe(u, name); q != "" {
+		out = append(out, probeTarget{url: q, control: true})
+	}
 	for i, d := range dirs {
 		d = strings.TrimSuffix(d, "/") + "/"
 		target := d + name
 		if i == 0 {
 			target += ext
 		}
-		if i > 0 && (d == dirs[0] || containsPrefix(out, u.Scheme+"://"+u.Host+d+name)) {
+		if i > 0 && (d == dirs[0] || containsPrefix(out, (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: d + name}).String())) {
 			continue
 		}
-		out = append(out, (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: target}).String())
+		out = append(out, probeTarget{url: (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: target}).String(), control: i > 0})
 	}
 	return out
 }
 
+// queryProbe is the probe for a page found by an id in its query
+// ("/watch?v=<id>", "/index.php?p=<id>", "/item?id=<id>"): the same path
+// with every value replaced by the probe's name, tracking keys dropped.
+// It is sent first, as a control (the id cannot survive it), when the
+// path alone cannot name a page (a path at the root, or a script) and a
+// value holds a digit.
+func queryProbe(u *url.URL, name string) string {
+	if u.RawQuery == "" {
+		return ""
+	}
+	p := strings.Trim(u.EscapedPath(), "/")
+	if strings.Contains(p, "/") && !scriptExt(path.Ext(p)) {
+		return ""
+	}
+	q := u.Query()
+	out, id := url.Values{}, false
+	for k, vs := range q {
+		if !trackingKey(k) {
+			out.Set(k, name)
+			id = id || len(vs) > 0 && strings.ContainsAny(vs[0], "0123456789")
+		}
+	}
+	if !id {
+		return ""
+	}
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawQuery: out.Encode()}).String()
+}
+
+func scriptExt(ext string) bool {
+	switch strings.ToLower(ext) {
+	case ".php", ".asp", ".aspx", ".jsp", ".cgi", ".pl", ".cfm", ".do", ".action":
+		return true
+	}
+	return false
+}
+
+// trackingKey: query keys that never name a page.
+func trackingKey(k string) bool {
+	k = strings.ToLower(k)
+	switch k {
+	case "fbclid", "gclid", "dclid", "msclkid", "mc_cid", "mc_eid", "ref", "ref_src", "source", "igshid", "si", "feature", "lang", "hl":
+		return true
+	}
+	return strings.HasPrefix(k, "utm_")
+}
+
 // containsPrefix reports whether an earlier probe is the same URL, maybe
 // with an extension.
-func containsPrefix(list []string, s string) bool {
+func containsPrefix(list []probeTarget, s string) bool {
 	for _, x := range list {
-		if strings.HasPrefix(x, s) {
+		if strings.HasPrefix(x.url, s) {
 			return true
 		}
 	}
@@ -245,18 +305,20 @@ func (l *Ladder) runProbe(ctx context.Context, it *Item, host string, src *class
 	}
 	targets = targets[:min(len(targets), probeRequestsPerShape)]
 	var first *classify.Fingerprint
-	for i, target := range targets {
-		a, ok := l.probeOnce(ctx, it, host, target, i+1)
+	controlled := false // a control was sent after a suspect first answer
+	for i, t := range targets {
+		a, ok := l.probeOnce(ctx, it, host, t.url, i+1)
+		controlled = controlled || first != nil
 		switch {
 		case !ok:
 			return probeResult{detail: "cancelled"}
-		case a.missing && i == 0:
+		case a.missing && first == nil:
 			return probeResult{detail: a.detail}
 		case a.missing:
 			return probeResult{detail: "the first probe was answered with the cited page; a probe its id cannot survive got a real 404 (not compared)"}
 		case a.fp == nil:
 			return probeResult{detail: a.detail}
-		case i == 0:
+		case !t.control:
 			if classify.Suspect(src, a.fp) == "" {
 				return probeResult{fp: a.fp}
 			}
@@ -265,7 +327,7 @@ func (l *Ladder) runProbe(ctx context.Context, it *Item, host string, src *class
 			return probeResult{fp: a.fp}
 		}
 	}
-	if len(targets) == 1 && first != nil && classify.SamePage(src, first) == "" {
+	if first != nil && !controlled && classify.SamePage(src, first) == "" {
 		// No control can be built (a page at the root of the path): the
 		// first answer stands, unless it named the cited page.
 		return probeResult{fp: first}
@@ -290,14 +352,25 @@ func (l *Ladder) checkAgainstProbe(ctx context.Context, it *Item, host string, p
 	if why == "" || classify.SamePage(fp, res.fp) != "" || classify.NamesCitation(fp, it.Citation) {
 		return nil, ""
 	}
+	if d.Status != record.StatusValid {
+		// A mismatch the probe confirms is the site's answer for a page it
+		// does not have.
+		return soft404(d, why), ""
+	}
 	if !fp.Meaningful() {
 		// Every path of a script-rendered site answers with the same
 		// shell: that proves nothing about the cited page, but the direct
 		// rung did not see its content either. A browser rung might.
 		return nil, "no meaningful content (the site answers every path with the same page: " + why + ")"
 	}
+	return soft404(d, why), ""
+}
+
+// soft404 is the invalid decision of a page the probe showed to be the
+// site's answer for a page it does not have.
+func soft404(d Decision, why string) *Decision {
 	out := Decision{Verdict: record.Verdict{Status: record.StatusInvalid, URL: d.URL, HTTPStatus: d.HTTPStatus,
 		Notes: "online ladder: direct_fetch; soft 404 [site-probe]: answers like a page that does not exist (" + why + ")"},
 		Rung: d.Rung, Redirects: d.Redirects}
-	return &out, ""
+	return &out
 }

@@ -144,6 +144,43 @@ func toHomeSite() siteFunc {
 	}
 }
 
+// videoSite: YouTube's /watch?v=<id>: an unknown id gets a 200 page
+// saying the video is unavailable, in words no phrase rule knows.
+func videoSite() siteFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/watch" {
+			http.NotFound(w, r)
+			return
+		}
+		if r.URL.Query().Get("v") == "dQw4w9WgXcQ" {
+			_, _ = w.Write([]byte(sitePage("Tidal turbines explained - VideoHub", "", "Tidal turbines explained", paras("tidal turbines"))))
+			return
+		}
+		_, _ = w.Write([]byte(sitePage("VideoHub", "", "VideoHub", "<p>This content cannot be played. "+
+			"Browse recommended channels, trending uploads and music from creators around the world on VideoHub, "+
+			"or sign in to see your subscriptions and the playlists you saved for later viewing on any device.</p>")))
+	}
+}
+
+// searchSite: a shop that sends a link to a product it no longer sells to
+// its search page, with the old slug as the query.
+func searchSite() siteFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/products/copper-kettle":
+			_, _ = w.Write([]byte(sitePage("Copper kettle - Kettle & Co", "", "Copper kettle", paras("copper kettles"))))
+		case r.URL.Path == "/search":
+			q := r.URL.Query().Get("q")
+			_, _ = w.Write([]byte(sitePage("Search: "+q+" - Kettle & Co", "", "Results for "+q,
+				"<p>We found products that may match "+q+". Filter by price, colour or brand, and sort by popularity "+
+					"or newest first. Free delivery on orders over fifty pounds and free returns within thirty days.</p>"+
+					"<ul><li>Enamel teapot "+nonce()+"</li><li>Milk pan "+nonce()+"</li></ul>")))
+		default:
+			http.Redirect(w, r, "/search?q="+strings.ReplaceAll(strings.Trim(r.URL.Path, "/"), "/", "+"), http.StatusFound)
+		}
+	}
+}
+
 func templateSite() siteFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/science/2025/ocean-heat-record" {
@@ -172,7 +209,8 @@ func TestSiteProbeRouting(t *testing.T) {
 	}
 	var qaBase, shopBase string
 	sites := map[string]siteFunc{"qa": qaSite(&qaBase), "forum": forumSite(), "shop": shopSite(&shopBase), "ok": okSite(),
-		"home": homeSite(), "tohome": toHomeSite(), "tmpl": templateSite()}
+		"home": homeSite(), "tohome": toHomeSite(), "tmpl": templateSite(),
+		"video": videoSite(), "search": searchSite()}
 	servers := map[string]*httptest.Server{}
 	var all []*httptest.Server
 	for name, f := range sites {
@@ -195,14 +233,18 @@ func TestSiteProbeRouting(t *testing.T) {
 		{"tohome", "/local/2025/ferry-timetable-changes", "Ferry timetable changes", record.StatusInvalid},
 		{"tmpl", "/science/2025/ocean-heat-record", "Ocean heat hits a record", record.StatusValid},
 		{"tmpl", "/science/2025/deep-sea-mining-ban", "Deep-sea mining ban", record.StatusInvalid},
+		{"video", "/watch?v=dQw4w9WgXcQ", "Tidal turbines explained", record.StatusValid},
+		{"video", "/watch?v=Zz0Zz0Zz0Zz", "Wave energy in ten minutes", record.StatusInvalid},
+		{"search", "/products/copper-kettle", "Copper kettle", record.StatusValid},
+		{"search", "/products/enamel-jug-discontinued", "Enamel jug", record.StatusInvalid},
 	}
-	run := func(order []cite) map[string]record.Status {
+	run := func(order []cite, tier classify.Tier) map[string]record.Status {
 		var items []Item
 		for i, c := range order {
 			u := servers[c.site].URL + c.path
 			items = append(items, Item{Index: i, URL: u, Fetch: u, Citation: classify.Citation{LinkText: c.link}})
 		}
-		l := New(Config{Guard: loopbackGuard(all...), Tier: classify.Standard, Concurrency: 1, PerHost: 1, DirectAttempts: 1,
+		l := New(Config{Guard: loopbackGuard(all...), Tier: tier, Concurrency: 1, PerHost: 1, DirectAttempts: 1,
 			MaxRetryWait: time.Second, Now: time.Now})
 		var mu sync.Mutex
 		got := map[string]record.Status{}
@@ -221,11 +263,13 @@ func TestSiteProbeRouting(t *testing.T) {
 	}
 	reversed := slices.Clone(cites)
 	slices.Reverse(reversed)
-	for name, order := range map[string][]cite{"forward": cites, "reversed": reversed} {
-		got := run(order)
-		for _, c := range cites {
-			if s := got[servers[c.site].URL+c.path]; s != c.want {
-				t.Errorf("%s: %s %s: %s, want %s", name, c.site, c.path, s, c.want)
+	for _, tier := range []classify.Tier{classify.Standard, classify.Thorough} {
+		for name, order := range map[string][]cite{"forward": cites, "reversed": reversed} {
+			got := run(order, tier)
+			for _, c := range cites {
+				if s := got[servers[c.site].URL+c.path]; s != c.want {
+					t.Errorf("%v %s: %s %s: %s, want %s", tier, name, c.site, c.path, s, c.want)
+				}
 			}
 		}
 	}

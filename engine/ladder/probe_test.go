@@ -28,11 +28,16 @@ func TestProbeURLs(t *testing.T) {
 		{"https://shop.example/dp/B08N5WRWNW/ref=sr_1_1", []string{
 			"https://shop.example/dp/B08N5WRWNW/P", "https://shop.example/dp/P"}},
 		{"https://ok.example/ok/first-article", []string{"https://ok.example/ok/P", "https://ok.example/P"}},
+		// A page found by its query: the values replaced first.
+		{"https://v.example/watch?v=dQw4w9WgXcQ&utm_source=x", []string{"https://v.example/watch?v=P", "https://v.example/P"}},
+		{"https://b.example/blog/index.php?p=123", []string{"https://b.example/blog/index.php?p=P", "https://b.example/blog/P.php", "https://b.example/P"}},
+		{"https://n.example/news/story?utm_source=feed", []string{"https://n.example/news/P", "https://n.example/P"}},
 	} {
 		var got []string
-		for _, u := range probeURLs(tc.cited) {
+		for _, pt := range probeURLs(tc.cited) {
+			u := pt.url
 			got = append(got, hexName.ReplaceAllString(u, "P"))
-			if strings.ContainsAny(u, "?#") {
+			if strings.Contains(u, "#") || strings.Contains(u, "utm_") || strings.Contains(u, "?") && !strings.Contains(tc.cited, "?v=") && !strings.Contains(tc.cited, "?p=") {
 				t.Errorf("probeURLs(%s): %s keeps the query or fragment", tc.cited, u)
 			}
 		}
@@ -41,7 +46,7 @@ func TestProbeURLs(t *testing.T) {
 		}
 	}
 	a, b := probeURLs("https://news.example/a/b"), probeURLs("https://news.example/a/b")
-	if a[0] == b[0] {
+	if a[0].url == b[0].url {
 		t.Error("two probe URLs are equal: the name must be random")
 	}
 }
@@ -55,6 +60,8 @@ func TestProbeShape(t *testing.T) {
 		"https://n.example/story-at-root":   "n.example/",
 		"https://n.example/section/":        "n.example/",
 		"https://n.example/section/a/b/c/d": "n.example/section/",
+		"https://v.example/watch?v=abc1":    "v.example/watch?",
+		"https://v.example/watch?utm_x=1":   "v.example/",
 	} {
 		if got := probeShape(cited); got != want {
 			t.Errorf("probeShape(%s) = %s, want %s", cited, got, want)
