@@ -131,10 +131,11 @@ func Like(c, p *Fingerprint) string {
 	return ""
 }
 
-// Meaningful reports whether the fingerprinted page had readable text of
-// its own (a page rendered by script has almost none: every path of such a
-// site answers with the same shell, which proves nothing).
-func (f *Fingerprint) Meaningful() bool { return f != nil && f.runes >= minMeaningful }
+// Shell reports a page with almost no text of its own that was not
+// redirected: a page rendered by script, whose every path answers with the
+// same shell. That it looks like a missing page proves nothing about the
+// cited page; a thin page with words of its own, or a redirect, does.
+func (f *Fingerprint) Shell() bool { return f != nil && f.runes < shellText && !f.redirected }
 
 func jaccard(a, b map[string]bool) float64 {
 	if len(a) == 0 && len(b) == 0 {

@@ -40,8 +40,8 @@ func TestProbeLike(t *testing.T) {
 	// An app shell is like the probe, but has no content of its own.
 	shell := `<html><head><title>Fleet Dashboards</title><meta name="description" content="Interactive dashboards on fleet electrification and vehicle costs."></head><body><div id="root"></div></body></html>`
 	cs, ps := fp("https://app.example/r/1", shell), fp("https://app.example/r/"+ProbeName+"ab", shell)
-	if Like(cs, ps) == "" || cs.Meaningful() {
-		t.Errorf("app shell: Like %q, meaningful %v", Like(cs, ps), cs.Meaningful())
+	if Like(cs, ps) == "" || !cs.Shell() {
+		t.Errorf("app shell: Like %q, shell %v", Like(cs, ps), cs.Shell())
 	}
 	if ProbeWorthy("https://c.example/") || !ProbeWorthy("https://c.example/a/b") {
 		t.Error("ProbeWorthy: home pages are not compared, deep links are")

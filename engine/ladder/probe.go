@@ -357,7 +357,7 @@ func (l *Ladder) checkAgainstProbe(ctx context.Context, it *Item, host string, p
 		// does not have.
 		return soft404(d, why), ""
 	}
-	if !fp.Meaningful() {
+	if fp.Shell() {
 		// Every path of a script-rendered site answers with the same
 		// shell: that proves nothing about the cited page, but the direct
 		// rung did not see its content either. A browser rung might.
