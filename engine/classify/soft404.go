@@ -3,6 +3,7 @@ package classify
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Soft 404s: a page that answers 200 but says the cited page does not
@@ -472,9 +473,16 @@ func contentSoft404(p Page, c Citation, in *pageInfo) finding {
 	}
 	thin := in.mainRunes < soft404Thin
 	for _, t := range []string{in.title, in.ogTitle, in.pTitle} {
-		if t != "" && titleSaysNotFound(t, thin) {
-			return finding{"title-phrase", "title " + evidence(t)}
+		if t == "" || !titleSaysNotFound(t, thin) {
+			continue
 		}
+		if aboutError(in, t) {
+			// An article about the status ("HTTP Status 404 – what it
+			// means and how to fix it"): only its lead can say it is
+			// not found.
+			return leadSentence(in)
+		}
+		return finding{"title-phrase", "title " + evidence(t)}
 	}
 	for _, h := range ownHeadings(in) {
 		if titleSaysNotFound(h, thin) {
@@ -482,6 +490,30 @@ func contentSoft404(p Page, c Citation, in *pageInfo) finding {
 		}
 	}
 	return leadSentence(in)
+}
+
+// Articles about errors. A title that names a missing page next to a
+// headline of its own, over a long page that opens with a paragraph of
+// prose that does not say it is missing, is an article about the error.
+const (
+	headlineWords = 5   // words of a title segment that make it a headline, not a site name
+	articlePara   = 150 // runes of the opening paragraph of an article
+)
+
+// aboutError reports an article about an error whose title t names it.
+func aboutError(in *pageInfo, t string) bool {
+	if in.mainRunes < leadMaxPage || utf8.RuneCountInString(in.firstPara) < articlePara ||
+		notFoundSentence(fold(unquoted(in.firstPara))) != "" {
+		return false
+	}
+	words := 0
+	for _, seg := range titleParts(t) {
+		if notFoundTitle(seg) {
+			continue
+		}
+		words = max(words, len(strings.Fields(seg)))
+	}
+	return words >= headlineWords
 }
 
 // leadSentence finds a not-found sentence in the page's own prose: anywhere

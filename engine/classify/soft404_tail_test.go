@@ -278,3 +278,24 @@ func TestTitleOnlyPagesEscalate(t *testing.T) {
 		}
 	}
 }
+
+func TestOtherRulesIgnoreExamples(t *testing.T) {
+	// The placeholder, error-page and status-page rules read the page's
+	// own words too: a short guide may show a default page, a database
+	// error or a status page in code.
+	for _, tc := range []struct{ name, title, body string }{
+		{"nginx default page in code", "Replacing the default server page | Example Docs",
+			`<main><h1>Replacing the default server page</h1><p>A fresh install answers every request with the stock page:</p><pre>Welcome to nginx! If you see this page, the nginx web server is successfully installed and working.</pre><p>Delete /var/www/html/index.nginx-debian.html and reload the server to serve your own site instead.</p></main>`},
+		{"database error quoted", "Fixing database connection errors | Example Docs",
+			`<main><h1>Fixing database connection errors</h1><p>If every page of your site shows</p><blockquote>Error establishing a database connection</blockquote><p>check the database host, user and password in wp-config.php, then restart the database server.</p></main>`},
+	} {
+		wantValid(t, tc.name, page200(doc(tc.title, tc.body)), Citation{})
+	}
+	// A page titled with a status that carries an article is about it.
+	wantValid(t, "article on a status", page200(doc("HTTP Status 404 – what it means and how to fix it", "<h1>HTTP Status 404</h1>"+articleText)), Citation{LinkText: "Source 2"})
+	// The error page itself still counts, its message in a heading.
+	v := Classify(page200(doc("Example Blog", `<h1>Error establishing a database connection</h1>`)), Citation{}, Standard)
+	if v.Outcome != Escalate || !strings.HasPrefix(v.Reason, "error page [error-phrase]: ") {
+		t.Errorf("database error page = %v %q", v.Outcome, v.Reason)
+	}
+}

@@ -75,7 +75,9 @@ func serverTemplate(in *pageInfo) template {
 	case in.mainRunes < 200 && strings.HasPrefix(lead, "cannot get "):
 		return ev(404, `Express "Cannot GET"`)
 	}
-	if c := code(reHTTPStatus, title, head); c != 0 {
+	// "HTTP Status 404 – Not Found" names a status page when the page is
+	// thin; a longer page under such a title is about the status.
+	if c := code(reHTTPStatus, title, head); c != 0 && in.mainRunes < soft404Thin {
 		return ev(c, "HTTP status page")
 	}
 	if c := code(reHTTPError, title, head); c != 0 && in.mainRunes < soft404Thin {
@@ -177,7 +179,9 @@ func placeholder(in *pageInfo) finding {
 	if in.mainRunes >= soft404Thin {
 		return finding{}
 	}
-	for _, s := range []struct{ what, s string }{{"title", in.title}, {"heading", in.firstHeading()}, {"page says", in.text}} {
+	// The text is read without quoted material: a guide to replacing the
+	// "Welcome to nginx!" page shows it in a code block.
+	for _, s := range []struct{ what, s string }{{"title", in.title}, {"heading", in.firstHeading()}, {"page says", unquoted(in.prose.String())}} {
 		if p, ok := firstPhrase(fold(s.s), placeholderPhrases); ok {
 			if s.what != "page says" {
 				p = s.s // a title or heading is quoted as written
@@ -216,8 +220,10 @@ func errorPage(in *pageInfo) (int, finding) {
 		}
 	}
 	if in.mainRunes < wallThin {
-		if p, ok := firstPhrase(fold(in.text), errorPhrases); ok {
-			return 0, finding{"error-phrase", "page says " + evidence(p)}
+		for _, s := range append(ownHeadings(in), unquoted(in.prose.String())) {
+			if p, ok := firstPhrase(fold(s), errorPhrases); ok {
+				return 0, finding{"error-phrase", "page says " + evidence(p)}
+			}
 		}
 	}
 	return 0, finding{}
