@@ -75,6 +75,7 @@ func TestRedirectRules(t *testing.T) {
 		{"cited WordPress search", "https://news.example/?s=council", "https://www.news.example/?s=council&lang=en", "", "", false},
 		{"shallow link to search", "https://news.example/archive", "https://news.example/search?q=archive", "", "", false},
 		{"deep link to a query page that is not a search", deep, "https://news.example/world/?page=2", "", "", false},
+		{"deep link to a Drupal route", deep, "https://news.example/?q=node/4512", "", "", true},
 	} {
 		p := Page{RequestedURL: tc.req, FinalURL: tc.final}
 		f := redirectSoft404(p)

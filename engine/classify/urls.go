@@ -131,7 +131,9 @@ func searchURL(u *url.URL) bool {
 	}
 	q := u.Query()
 	for _, k := range searchKeys {
-		if q.Has(k) {
+		// Drupal without clean URLs routes by ?q=node/123: a path is a
+		// route, not a search.
+		if q.Has(k) && !strings.Contains(q.Get(k), "/") {
 			return true
 		}
 	}
