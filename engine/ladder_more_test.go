@@ -446,7 +446,7 @@ func TestValidateRecoversOriginals(t *testing.T) {
 	}{
 		{name: "wave file present", wantStatus: StatusValid, wantNote: "online ladder: direct_fetch", wantTargetHit: 1},
 		{name: "wave file gone", removeWave: true, wantStatus: StatusPaywalled,
-			wantNote: "online ladder: direct_fetch; paywall: http 401", wantTargetHit: 1},
+			wantNote: `online ladder: direct_fetch; paywall [http-401]: status "401 Unauthorized"`, wantTargetHit: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

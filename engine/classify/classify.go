@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Tier is how thoroughly a citation is validated (run-config
@@ -100,13 +99,15 @@ type Citation struct {
 // Verdict is the classifier's answer.
 type Verdict struct {
 	Outcome Outcome
-	// Reason is short, stable and secret-free, e.g. "bot wall: cloudflare
-	// challenge", "paywall: JSON-LD isAccessibleForFree=false",
-	// `soft 404: title "Page not found"`, "http 404",
-	// "no meaningful content (83 chars)". Its first words name the rule
-	// family: "ok:", "reachable:", "http N", "bot wall:", "paywall:",
-	// "soft 404:", "error page:", "mismatch:", "no meaningful content",
-	// "no response".
+	// Reason is short, stable and secret-free. A valid verdict's reason is
+	// "ok: <kind>" or "reachable: …"; every other names its rule family,
+	// the rule and the evidence it matched (reasons.go):
+	// `soft 404 [title-phrase]: title "Page not found"`,
+	// `bot wall [challenge-marker]: cloudflare challenge, marker "_cf_chl_opt"`,
+	// `http 404 [http-status]: status "404 Not Found"`,
+	// `no meaningful content [title-only]: title "…", 0 chars of text`.
+	// The families: "http N", "bot wall", "paywall", "soft 404",
+	// "error page", "mismatch", "no meaningful content", "no response".
 	Reason string
 	// Title, Publisher and Snippet (the evidence_snippet, ≤ 240 runes) are
 	// set for Valid, Paywalled and Mismatch verdicts when known.
@@ -119,9 +120,10 @@ const (
 	// minMeaningful is the readable-text size that makes a page meaningful
 	// without a title.
 	minMeaningful = 200
-	// titleOnlyText: below this much text a title alone (with no
-	// description either) is not meaningful content — JS challenges and
-	// app shells are a title and nothing else.
+	// titleOnlyText: below this much text of its own (besides its title
+	// and headline), with no description either, a page is a title alone,
+	// not meaningful content — JS challenges and app shells are a title
+	// and nothing else (thin.go).
 	titleOnlyText = 20
 	// shellText: a page that redirects by script or meta refresh and has
 	// less text than this is a redirect shell.
@@ -129,6 +131,9 @@ const (
 	// minDescription: a description this long stands in for the text of a
 	// page rendered by script.
 	minDescription = 50
+	// reasonMax caps a reason, in runes: a rule, a detail and up to two
+	// pieces of evidence of evidenceMax runes.
+	reasonMax = 400
 )
 
 // Classify judges one rung's result p for the citation c at the given tier
@@ -148,43 +153,43 @@ func Classify(p Page, c Citation, tier Tier) Verdict {
 	k := sniff(p)
 	in := analyze(p, k)
 
-	if w := detectWall(p, st, in); w != "" {
-		return v.with(Escalate, "bot wall: "+w)
+	if w := detectWall(p, st, in); w.ok() {
+		return v.tag(Escalate, "bot wall", w)
 	}
 	switch {
 	case st == http.StatusNotFound || st == http.StatusGone:
-		return v.with(Invalid, "http "+strconv.Itoa(st))
+		return v.tag(Invalid, "http "+strconv.Itoa(st), finding{"http-status", statusLine(st)})
 	case st == http.StatusUnauthorized:
 		v.Publisher = publisher(p, in)
-		return v.with(Paywalled, "paywall: http 401")
+		return v.tag(Paywalled, "paywall", finding{"http-401", statusLine(st)})
 	case st == http.StatusPaymentRequired:
 		v.Publisher = publisher(p, in)
-		if header(p.Header, "Crawler-Price") != "" {
-			return v.with(Paywalled, "paywall: http 402 (pay-per-crawl)")
+		if h := header(p.Header, "Crawler-Price"); h != "" {
+			return v.tag(Paywalled, "paywall", finding{"pay-per-crawl", statusLine(st) + ", header " + evidence("crawler-price: "+h)})
 		}
-		return v.with(Paywalled, "paywall: http 402")
+		return v.tag(Paywalled, "paywall", finding{"http-402", statusLine(st)})
 	case st >= 300 && st < 400:
 		if tier == Basic {
 			fillMeta(&v, p, in, k)
 			return v.with(Valid, "reachable: http "+strconv.Itoa(st))
 		}
-		return v.with(Escalate, "http "+strconv.Itoa(st)+" (redirect not followed)")
+		return v.tag(Escalate, "http "+strconv.Itoa(st), finding{"redirect-not-followed", statusLine(st)})
 	case st != 0 && (st < 200 || st >= 300):
-		return v.with(Escalate, "http "+strconv.Itoa(st))
+		return v.tag(Escalate, "http "+strconv.Itoa(st), finding{"http-status", statusLine(st)})
 	}
 
-	if r := redirectSoft404(p); r != "" {
-		return v.with(Invalid, "soft 404: "+r)
+	if f := redirectSoft404(p); f.ok() {
+		return v.tag(Invalid, "soft 404", f)
 	}
 	empty := len(p.Body) == 0
 	if !empty {
-		if r := contentSoft404(p, c, in); r != "" {
-			return v.with(Invalid, "soft 404: "+r)
+		if f := contentSoft404(p, c, in); f.ok() {
+			return v.tag(Invalid, "soft 404", f)
 		}
 	}
 	if tier == Basic {
 		if st == 0 && empty && p.Title == "" {
-			return v.with(Escalate, "no response (no status, no content)")
+			return v.tag(Escalate, "no response", finding{"empty", `no status, body ""`})
 		}
 		fillMeta(&v, p, in, k)
 		switch {
@@ -196,32 +201,34 @@ func Classify(p Page, c Citation, tier Tier) Verdict {
 		return v.with(Valid, "reachable: http "+strconv.Itoa(st))
 	}
 
-	if code, r := errorPage(in); r != "" {
+	if code, f := errorPage(in); f.ok() {
 		if code == http.StatusUnauthorized {
 			v.Publisher = publisher(p, in)
-			return v.with(Paywalled, "paywall: login wall (401 page: "+r+")")
+			return v.tag(Paywalled, "paywall", finding{"login-wall-401-page", f.detail})
 		}
-		return v.with(Escalate, "error page: "+r)
+		return v.tag(Escalate, "error page", f)
 	}
 
 	if tier == Thorough {
 		if from, to, ok := deepLinkToHome(p); ok {
 			if t := errorishTitle(in); t != "" {
-				return v.with(Invalid, fmt.Sprintf("soft 404: deep link redirected to home page (title %s)", quote(t)))
+				return v.tag(Invalid, "soft 404", finding{"deep-link-home",
+					fmt.Sprintf("deep link redirected to home page %s, title %s", evidence(from+" → "+to), evidence(t))})
 			}
 			fillMeta(&v, p, in, k)
-			return v.with(Mismatch, fmt.Sprintf(homeRedirectReason+"(%s → %s)", from, to))
+			return v.tag(Mismatch, "mismatch", finding{"deep-link-home",
+				"deep link redirected to home page " + evidence(from+" → "+to)})
 		}
 	}
 
-	if r := detectPaywall(p, in); r != "" {
+	if f := detectPaywall(p, in); f.ok() {
 		fillMeta(&v, p, in, k)
-		return v.with(Paywalled, "paywall: "+r)
+		return v.tag(Paywalled, "paywall", f)
 	}
 
 	if k == kindPDF || k == kindBinary {
 		if empty {
-			return v.with(Escalate, noContent(p, 0))
+			return v.tag(Escalate, "no meaningful content", noContent(p, in, 0))
 		}
 		fillMeta(&v, p, in, k)
 		if k == kindPDF {
@@ -231,43 +238,44 @@ func Classify(p Page, c Citation, tier Tier) Verdict {
 	}
 
 	if in.mainRunes < minMeaningful {
-		desc := utf8.RuneCountInString(in.metaDesc+in.ogDesc) >= minDescription
-		switch {
-		case (in.refresh || in.jsRedirect) && in.mainRunes < shellText && !desc:
-			return v.with(Escalate, "no meaningful content (a redirect by script or meta refresh)")
-		case in.bestTitle() == "":
-			return v.with(Escalate, noContent(p, in.mainRunes))
-		case in.mainRunes < titleOnlyText && !desc:
-			return v.with(Escalate, "no meaningful content (title only)")
+		if f := thinPage(p, in); f.ok() {
+			return v.tag(Escalate, "no meaningful content", f)
 		}
 	}
 
 	if tier == Thorough {
-		if r := contentMismatch(c, p, in); r != "" {
+		if f := contentMismatch(c, p, in); f.ok() {
 			fillMeta(&v, p, in, k)
-			return v.with(Mismatch, "mismatch: "+r)
+			return v.tag(Mismatch, "mismatch", f)
 		}
 	}
 
 	fillMeta(&v, p, in, k)
 	if in.mainRunes < minMeaningful {
-		return v.with(Valid, "ok: "+k.String()+" (title only)")
+		return v.with(Valid, "ok: "+k.String()+" (thin page)")
 	}
 	return v.with(Valid, "ok: "+k.String())
+}
+
+// tag sets a negative outcome with its rule and evidence (reasons.go).
+func (v Verdict) tag(o Outcome, family string, f finding) Verdict {
+	return v.with(o, tagged(family, f))
 }
 
 // with sets the outcome and the (redacted, sanitized) reason.
 func (v Verdict) with(o Outcome, reason string) Verdict {
 	v.Outcome = o
-	v.Reason = cleanLine(reason, 300)
+	v.Reason = cleanLine(reason, reasonMax)
 	return v
 }
 
-func noContent(p Page, n int) string {
+// noContent is the finding for a page without text enough to judge: n
+// runes of readable text, quoted from its start.
+func noContent(p Page, in *pageInfo, n int) finding {
 	if p.HEAD && len(p.Body) == 0 {
-		return "no meaningful content (HEAD response)"
+		return finding{"head-response", `HEAD response, body ""`}
 	}
-	return "no meaningful content (" + strconv.Itoa(n) + " chars)"
+	return finding{"thin-page", strconv.Itoa(n) + " chars, text " + evidence(runePrefix(in.text, 80))}
 }
 
 // fillMeta sets Title, Publisher and Snippet from what the page offers.

@@ -129,7 +129,7 @@ func cases(t testing.TB) []tcase {
 		{
 			name: "a thin how-to page that says \"press & hold\" is not a PerimeterX wall",
 			page: html200([]byte(`<html><head><title>Reset your router</title></head><body><p>Press &amp; hold the reset button for ten seconds, until the light blinks.</p></body></html>`)),
-			want: tierWants{want{Valid, "reachable: http 200"}, want{Valid, "ok: html (title only)"}, want{Valid, "ok: html (title only)"}},
+			want: tierWants{want{Valid, "reachable: http 200"}, want{Valid, `ok: html (thin page)`}, want{Valid, `ok: html (thin page)`}},
 		},
 		{
 			name: "markdown from Apify",
@@ -194,18 +194,18 @@ func cases(t testing.TB) []tcase {
 		{
 			name: "a title and no text is not meaningful content (SPA shell, JS challenge)",
 			page: html200([]byte(`<!doctype html><html><head><title>Dashboard – Example Analytics</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>`)),
-			want: tierWants{want{Valid, "reachable: http 200"}, want{Escalate, "no meaningful content (title only)"}, want{Escalate, "no meaningful content (title only)"}},
+			want: tierWants{want{Valid, "reachable: http 200"}, want{Escalate, `no meaningful content [title-only]: title "Dashboard – Example Analytics", 0 chars of text`}, want{Escalate, `no meaningful content [title-only]: title "Dashboard – Example Analytics", 0 chars of text`}},
 		},
 		{
 			name:  "a title and a description stand in for a script-rendered page",
 			page:  html200([]byte(`<!doctype html><html><head><title>Dashboard – Example Analytics</title><meta name="description" content="Weekly active users, retention and funnels for every product team in one place."></head><body><div id="root"></div></body></html>`)),
-			want:  tierWants{want{Valid, "reachable: http 200"}, want{Valid, "ok: html (title only)"}, want{Valid, "ok: html (title only)"}},
+			want:  tierWants{want{Valid, "reachable: http 200"}, want{Valid, `ok: html (thin page)`}, want{Valid, `ok: html (thin page)`}},
 			title: "Dashboard – Example Analytics",
 		},
 		{
 			name: "a meta-refresh redirect shell is not meaningful content",
 			page: html200([]byte(`<html><head><title>Example News</title><meta http-equiv="refresh" content="0; url=https://news.example/a"></head><body>Redirecting…</body></html>`)),
-			want: tierWants{want{Valid, "reachable: http 200"}, want{Escalate, "no meaningful content (a redirect by script or meta refresh)"}, want{Escalate, "no meaningful content (a redirect by script or meta refresh)"}},
+			want: tierWants{want{Valid, "reachable: http 200"}, want{Escalate, `no meaningful content [redirect-shell]: a redirect by script or meta refresh, title "Example News"`}, want{Escalate, `no meaningful content [redirect-shell]: a redirect by script or meta refresh, title "Example News"`}},
 		},
 		{
 			name: "a long article about HTTP 404 is not a soft 404",
@@ -230,8 +230,8 @@ func cases(t testing.TB) []tcase {
 			page: html200(fixture(t, "paywall_jsonld.html")),
 			want: tierWants{
 				basic:    want{Valid, "reachable: http 200"},
-				standard: want{Paywalled, "paywall: JSON-LD isAccessibleForFree=false"},
-				thorough: want{Paywalled, "paywall: JSON-LD isAccessibleForFree=false"},
+				standard: want{Paywalled, `paywall [json-ld-free-false]: JSON-LD "isAccessibleForFree=false"`},
+				thorough: want{Paywalled, `paywall [json-ld-free-false]: JSON-LD "isAccessibleForFree=false"`},
 			},
 			title:     "Inside the race to mine lithium from geothermal brine",
 			publisher: "The Financial Ledger",
@@ -240,7 +240,7 @@ func cases(t testing.TB) []tcase {
 		{
 			name:      "paywall: Piano/Tinypass over a teaser",
 			page:      html200(fixture(t, "paywall_piano.html")),
-			want:      tierWants{want{Valid, "reachable: http 200"}, want{Paywalled, "paywall: piano/tinypass"}, want{Paywalled, "paywall: piano/tinypass"}},
+			want:      tierWants{want{Valid, "reachable: http 200"}, want{Paywalled, `paywall [vendor-script]: piano/tinypass, script "piano/tinypass", page says "subscribe to continue reading"`}, want{Paywalled, `paywall [vendor-script]: piano/tinypass, script "piano/tinypass", page says "subscribe to continue reading"`}},
 			title:     "The hidden cost of fast fashion's returns",
 			publisher: "The Metro Courier",
 		},
@@ -248,206 +248,206 @@ func cases(t testing.TB) []tcase {
 			name: "paywall: metered subscribe-to-continue wall",
 			page: html200(fixture(t, "paywall_metered.html")),
 			want: tierWants{want{Valid, "reachable: http 200"},
-				want{Paywalled, `paywall: subscription wall ("subscribe to continue reading")`},
-				want{Paywalled, `paywall: subscription wall ("subscribe to continue reading")`}},
+				want{Paywalled, `paywall [subscription-phrase]: subscription wall, page says "subscribe to continue reading"`},
+				want{Paywalled, `paywall [subscription-phrase]: subscription wall, page says "subscribe to continue reading"`}},
 			publisher: "The Weekly Economist",
 		},
 		{
 			name: "paywall: login wall",
 			page: html200(fixture(t, "login_wall.html")),
 			want: tierWants{want{Valid, "reachable: http 200"},
-				want{Paywalled, `paywall: login wall (sign-in page)`},
-				want{Paywalled, `paywall: login wall (sign-in page)`}},
+				want{Paywalled, `paywall [login-page]: login wall (sign-in page), title "Quarterly outlook: semiconductor supply chains | Analyst Portal"`},
+				want{Paywalled, `paywall [login-page]: login wall (sign-in page), title "Quarterly outlook: semiconductor supply chains | Analyst Portal"`}},
 		},
 		{
 			name: "paywall: sign-in page with a password form",
 			page: html200([]byte(`<html><head><title>Sign in | Example Research</title></head><body><h1>Welcome back</h1><form><input type="email" name="u"><input type="password" name="p"><button>Continue</button></form></body></html>`)),
-			want: tierWants{want{Valid, "reachable: http 200"}, want{Paywalled, "paywall: login wall (sign-in page)"}, want{Paywalled, "paywall: login wall (sign-in page)"}},
+			want: tierWants{want{Valid, "reachable: http 200"}, want{Paywalled, `paywall [login-page]: login wall (sign-in page), title "Sign in | Example Research"`}, want{Paywalled, `paywall [login-page]: login wall (sign-in page), title "Sign in | Example Research"`}},
 		},
 		{
 			name: "paywall: content_tier meta",
 			page: html200([]byte(`<html><head><title>Rates outlook</title><meta property="article:content_tier" content="locked"></head><body><p>` + strings.Repeat("Bond markets priced in two cuts for the year as inflation cooled. ", 60) + `</p></body></html>`)),
-			want: tierWants{want{Valid, "reachable: http 200"}, want{Paywalled, "paywall: content_tier=locked"}, want{Paywalled, "paywall: content_tier=locked"}},
+			want: tierWants{want{Valid, "reachable: http 200"}, want{Paywalled, `paywall [content-tier]: meta "content_tier=locked"`}, want{Paywalled, `paywall [content-tier]: meta "content_tier=locked"`}},
 		},
 		{
 			name: "paywall: microdata isAccessibleForFree",
 			page: html200([]byte(`<html><head><title>Deep dive</title></head><body><article itemscope itemtype="https://schema.org/NewsArticle"><meta itemprop="isAccessibleForFree" content="False"><p>` + strings.Repeat("Long analysis text. ", 100) + `</p></article></body></html>`)),
-			want: tierWants{want{Valid, "reachable: http 200"}, want{Paywalled, "paywall: microdata isAccessibleForFree=false"}, want{Paywalled, "paywall: microdata isAccessibleForFree=false"}},
+			want: tierWants{want{Valid, "reachable: http 200"}, want{Paywalled, `paywall [microdata-free-false]: microdata "isAccessibleForFree=false"`}, want{Paywalled, `paywall [microdata-free-false]: microdata "isAccessibleForFree=false"`}},
 		},
 		{
 			name: "paywall: deep link redirected to a login page",
 			page: redirectTo(html200([]byte(`<html><head><title>Example Portal</title></head><body><p>Welcome.</p></body></html>`)),
 				"https://accounts.example.com/signin?continue=%2Freports%2F2025%2Fq1"),
-			want: tierWants{want{Valid, "reachable: http 200"}, want{Paywalled, "paywall: login wall (redirected to a sign-in page)"}, want{Paywalled, "paywall: login wall (redirected to a sign-in page)"}},
+			want: tierWants{want{Valid, "reachable: http 200"}, want{Paywalled, `paywall [login-redirect]: login wall (redirected to a sign-in page), redirected to "accounts.example.com/signin?…"`}, want{Paywalled, `paywall [login-redirect]: login wall (redirected to a sign-in page), redirected to "accounts.example.com/signin?…"`}},
 		},
 		{
 			name:      "paywall: http 401",
 			page:      withStatus(html200([]byte(`<html><head><title>Sign in</title><meta property="og:site_name" content="Example Journals"></head></html>`)), 401, nil),
-			want:      all(Paywalled, "paywall: http 401"),
+			want:      all(Paywalled, `paywall [http-401]: status "401 Unauthorized"`),
 			publisher: "Example Journals",
 		},
 		{
 			name: "paywall: http 402",
 			page: withStatus(Page{RequestedURL: articleURL}, 402, nil),
-			want: all(Paywalled, "paywall: http 402"),
+			want: all(Paywalled, `paywall [http-402]: status "402 Payment Required"`),
 		},
 		{
 			name: "paywall: Cloudflare pay-per-crawl 402",
 			page: withStatus(Page{RequestedURL: articleURL}, 402, hdr("Crawler-Price", "USD 0.01")),
-			want: all(Paywalled, "paywall: http 402 (pay-per-crawl)"),
+			want: all(Paywalled, `paywall [pay-per-crawl]: status "402 Payment Required", header "crawler-price: USD 0.01"`),
 		},
 
 		// ------------------------------------------------------------ bot walls (escalate)
 		{
 			name: "Cloudflare challenge: 403 with cf-mitigated",
 			page: withStatus(html200(fixture(t, "cf_challenge.html")), 403, hdr("Cf-Mitigated", "challenge", "Server", "cloudflare")),
-			want: all(Escalate, "bot wall: cloudflare challenge"),
+			want: all(Escalate, `bot wall [challenge-header]: cloudflare challenge, header "cf-mitigated: challenge"`),
 		},
 		{
 			name: "Cloudflare managed challenge sent as 429, lower-case header key",
 			page: withStatus(Page{RequestedURL: articleURL}, 429, http.Header{"cf-mitigated": {"challenge"}}),
-			want: all(Escalate, "bot wall: cloudflare challenge"),
+			want: all(Escalate, `bot wall [challenge-header]: cloudflare challenge, header "cf-mitigated: challenge"`),
 		},
 		{
 			name: "Cloudflare 'Just a moment...' interstitial with status 200",
 			page: withStatus(html200(fixture(t, "cf_interstitial.html")), 200, hdr("Server", "cloudflare")),
-			want: all(Escalate, "bot wall: cloudflare challenge"),
+			want: all(Escalate, `bot wall [challenge-marker]: cloudflare challenge, marker "_cf_chl_opt"`),
 		},
 		{
 			name: "DataDome block: 403 with x-datadome",
 			page: withStatus(html200(fixture(t, "datadome_block.html")), 403, hdr("X-Datadome", "protected", "Set-Cookie", "datadome=abc; Path=/")),
-			want: all(Escalate, "bot wall: datadome (http 403)"),
+			want: all(Escalate, `bot wall [vendor-header]: datadome (http 403), header "x-datadome: protected"`),
 		},
 		{
 			name: "DataDome captcha page without headers",
 			page: withStatus(html200(fixture(t, "datadome_block.html")), 403, http.Header{}),
-			want: all(Escalate, "bot wall: datadome"),
+			want: all(Escalate, `bot wall [challenge-marker]: datadome, marker "captcha-delivery.com"`),
 		},
 		{
 			name: "PerimeterX Press & Hold",
 			page: withStatus(html200(fixture(t, "perimeterx_block.html")), 403, nil),
-			want: all(Escalate, "bot wall: perimeterx"),
+			want: all(Escalate, `bot wall [challenge-marker]: perimeterx, marker "px-captcha"`),
 		},
 		{
 			name: "Akamai Access Denied reference page",
 			page: withStatus(html200(fixture(t, "akamai_denied.html")), 403, hdr("Server", "AkamaiGHost")),
-			want: all(Escalate, "bot wall: akamai (http 403)"),
+			want: all(Escalate, `bot wall [vendor-header]: akamai (http 403), header "server: AkamaiGHost"`),
 		},
 		{
 			name: "Akamai Access Denied reference page, body only",
 			page: withStatus(html200(fixture(t, "akamai_denied.html")), 403, http.Header{}),
-			want: all(Escalate, "bot wall: akamai"),
+			want: all(Escalate, `bot wall [challenge-marker]: akamai, marker "errors&#46;edgesuite&#46;net"`),
 		},
 		{
 			name: "LinkedIn 999",
 			page: withStatus(Page{RequestedURL: "https://www.linkedin.com/in/someone"}, 999, nil),
-			want: all(Escalate, "bot wall: linkedin 999"),
+			want: all(Escalate, `bot wall [http-999]: linkedin 999, status "999"`),
 		},
 		{
 			name: "AWS WAF captcha action",
 			page: withStatus(Page{RequestedURL: articleURL}, 405, hdr("X-Amzn-Waf-Action", "captcha")),
-			want: all(Escalate, "bot wall: aws waf captcha"),
+			want: all(Escalate, `bot wall [challenge-header]: aws waf captcha, header "x-amzn-waf-action: captcha"`),
 		},
 		{
 			name: "vendor headers with a blocking status are a wall",
 			page: withStatus(html200(fixture(t, "news_article.html")), 403, hdr("X-Iinfo", "12-345", "Server", "nginx")),
-			want: all(Escalate, "bot wall: imperva (http 403)"),
+			want: all(Escalate, `bot wall [vendor-header]: imperva (http 403), header "x-iinfo: 12-345"`),
 		},
 		{
 			name: "Cloudflare-injected challenge-platform script on a 403 page",
 			page: withStatus(html200(fixture(t, "vendor_header_article.html")), 403, http.Header{}),
-			want: all(Escalate, "bot wall: cloudflare challenge"),
+			want: all(Escalate, `bot wall [vendor-script]: cloudflare challenge (http 403), marker "/cdn-cgi/challenge-platform"`),
 		},
 		{
 			name: "Apify markdown of a challenge page",
 			page: Page{RequestedURL: articleURL, StatusCode: 200, ContentType: "text/markdown", Title: "Just a moment...",
 				Body: []byte("# www.dailyplanet.example\n\nVerifying you are human. This may take a few seconds.\n\nwww.dailyplanet.example needs to review the security of your connection before proceeding.\n")},
-			want: all(Escalate, "bot wall: cloudflare challenge"),
+			want: all(Escalate, `bot wall [challenge-title]: cloudflare challenge, title "Just a moment..."`),
 		},
 
 		// ------------------------------------------------------------ other escalations
 		{name: "an error page served with 200", page: html200([]byte(`<html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1><p>Try again later.</p></body></html>`)),
-			want: tierWants{want{Valid, "reachable: http 200"}, want{Escalate, `error page: title "503 Service Unavailable"`}, want{Escalate, `error page: title "503 Service Unavailable"`}}},
-		{name: "plain 403", page: withStatus(html200([]byte("<html><body>Forbidden</body></html>")), 403, nil), want: all(Escalate, "http 403")},
-		{name: "429 without a wall", page: withStatus(Page{RequestedURL: articleURL}, 429, hdr("Retry-After", "60")), want: all(Escalate, "http 429")},
-		{name: "503", page: withStatus(Page{RequestedURL: articleURL}, 503, nil), want: all(Escalate, "http 503")},
-		{name: "500", page: withStatus(Page{RequestedURL: articleURL}, 500, nil), want: all(Escalate, "http 500")},
-		{name: "451", page: withStatus(Page{RequestedURL: articleURL}, 451, nil), want: all(Escalate, "http 451")},
+			want: tierWants{want{Valid, "reachable: http 200"}, want{Escalate, `error page [title-status]: title "503 Service Unavailable"`}, want{Escalate, `error page [title-status]: title "503 Service Unavailable"`}}},
+		{name: "plain 403", page: withStatus(html200([]byte("<html><body>Forbidden</body></html>")), 403, nil), want: all(Escalate, `http 403 [http-status]: status "403 Forbidden"`)},
+		{name: "429 without a wall", page: withStatus(Page{RequestedURL: articleURL}, 429, hdr("Retry-After", "60")), want: all(Escalate, `http 429 [http-status]: status "429 Too Many Requests"`)},
+		{name: "503", page: withStatus(Page{RequestedURL: articleURL}, 503, nil), want: all(Escalate, `http 503 [http-status]: status "503 Service Unavailable"`)},
+		{name: "500", page: withStatus(Page{RequestedURL: articleURL}, 500, nil), want: all(Escalate, `http 500 [http-status]: status "500 Internal Server Error"`)},
+		{name: "451", page: withStatus(Page{RequestedURL: articleURL}, 451, nil), want: all(Escalate, `http 451 [http-status]: status "451 Unavailable For Legal Reasons"`)},
 		{
 			name: "3xx final: reachable at basic, escalate otherwise",
 			page: withStatus(Page{RequestedURL: articleURL, HEAD: true}, 301, hdr("Location", "https://elsewhere.example/")),
-			want: tierWants{want{Valid, "reachable: http 301"}, want{Escalate, "http 301 (redirect not followed)"}, want{Escalate, "http 301 (redirect not followed)"}},
+			want: tierWants{want{Valid, "reachable: http 301"}, want{Escalate, `http 301 [redirect-not-followed]: status "301 Moved Permanently"`}, want{Escalate, `http 301 [redirect-not-followed]: status "301 Moved Permanently"`}},
 		},
 		{
 			name: "empty 200 body",
 			page: html200(nil),
-			want: tierWants{want{Valid, "reachable: http 200"}, want{Escalate, "no meaningful content (0 chars)"}, want{Escalate, "no meaningful content (0 chars)"}},
+			want: tierWants{want{Valid, "reachable: http 200"}, want{Escalate, `no meaningful content [thin-page]: 0 chars, text ""`}, want{Escalate, `no meaningful content [thin-page]: 0 chars, text ""`}},
 		},
 		{
 			name: "tiny 200 body",
 			page: html200(fixture(t, "tiny.html")),
-			want: tierWants{want{Valid, "reachable: http 200"}, want{Escalate, "no meaningful content (2 chars)"}, want{Escalate, "no meaningful content (2 chars)"}},
+			want: tierWants{want{Valid, "reachable: http 200"}, want{Escalate, `no meaningful content [thin-page]: 2 chars, text "OK"`}, want{Escalate, `no meaningful content [thin-page]: 2 chars, text "OK"`}},
 		},
 		{
 			name: "HEAD response",
 			page: Page{RequestedURL: articleURL, StatusCode: 200, HEAD: true, ContentType: "text/html"},
-			want: tierWants{want{Valid, "reachable: http 200 (HEAD)"}, want{Escalate, "no meaningful content (HEAD response)"}, want{Escalate, "no meaningful content (HEAD response)"}},
+			want: tierWants{want{Valid, "reachable: http 200 (HEAD)"}, want{Escalate, `no meaningful content [head-response]: HEAD response, body ""`}, want{Escalate, `no meaningful content [head-response]: HEAD response, body ""`}},
 		},
 		{
 			name: "no status and no content",
 			page: Page{RequestedURL: articleURL},
-			want: tierWants{want{Escalate, "no response (no status, no content)"}, want{Escalate, "no meaningful content (0 chars)"}, want{Escalate, "no meaningful content (0 chars)"}},
+			want: tierWants{want{Escalate, `no response [empty]: no status, body ""`}, want{Escalate, `no meaningful content [thin-page]: 0 chars, text ""`}, want{Escalate, `no meaningful content [thin-page]: 0 chars, text ""`}},
 		},
 		{
-			name: "tiny JSON error with status 200",
+			name: "tiny JSON error with status 200 says its own 404",
 			page: Page{RequestedURL: "https://api.example.org/v1/records/12345", StatusCode: 200, ContentType: "application/json", Body: []byte(`{"error":"not_found","status":404}`)},
-			want: tierWants{want{Valid, "reachable: http 200"}, want{Escalate, "no meaningful content (9 chars)"}, want{Escalate, "no meaningful content (9 chars)"}},
+			want: all(Invalid, `soft 404 [status-field]: body says "\"status\":404"`),
 		},
 
 		// ------------------------------------------------------------ invalid
-		{name: "404", page: withStatus(html200(fixture(t, "soft404.html")), 404, nil), want: all(Invalid, "http 404")},
-		{name: "410", page: withStatus(Page{RequestedURL: articleURL}, 410, nil), want: all(Invalid, "http 410")},
+		{name: "404", page: withStatus(html200(fixture(t, "soft404.html")), 404, nil), want: all(Invalid, `http 404 [http-status]: status "404 Not Found"`)},
+		{name: "410", page: withStatus(Page{RequestedURL: articleURL}, 410, nil), want: all(Invalid, `http 410 [http-status]: status "410 Gone"`)},
 		{
 			name: "404 page served through Cloudflare stays a 404",
 			page: withStatus(html200([]byte(`<html><head><title>Not found</title></head><body><h1>404</h1><script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script></body></html>`)), 404, hdr("Server", "cloudflare", "Cf-Ray", "abc")),
-			want: all(Invalid, "http 404"),
+			want: all(Invalid, `http 404 [http-status]: status "404 Not Found"`),
 		},
 		{
 			name: "404 status carrying a real challenge is a wall",
 			page: withStatus(html200(fixture(t, "cf_interstitial.html")), 404, nil),
-			want: all(Escalate, "bot wall: cloudflare challenge"),
+			want: all(Escalate, `bot wall [challenge-marker]: cloudflare challenge, marker "_cf_chl_opt"`),
 		},
 		{
 			name: "soft 404: 200 with a 'Page not found' title",
 			page: html200(fixture(t, "soft404.html")),
-			want: all(Invalid, `soft 404: title "Page not found | The Daily Planet"`),
+			want: all(Invalid, `soft 404 [title-phrase]: title "Page not found | The Daily Planet"`),
 		},
 		{
 			name: "soft 404: generic title, h1 says 404",
 			page: html200([]byte(`<html><head><title>Example Store</title></head><body><nav>Shop Men Women Kids Sale</nav><main><h1>404</h1><p>Sorry!</p></main></body></html>`)),
-			want: all(Invalid, `soft 404: heading "404"`),
+			want: all(Invalid, `soft 404 [heading-phrase]: heading "404"`),
 		},
 		{
 			name: "soft 404: thin body phrase",
 			page: Page{RequestedURL: articleURL, StatusCode: 200, ContentType: "text/plain", Body: []byte("Oops. The page you are looking for has moved or never existed. Go back to the home page and try the search box, or contact support if you followed a link from another site.")},
-			want: all(Invalid, `soft 404: page says "page you are looking for has moved or"`),
+			want: all(Invalid, `soft 404 [lead-sentence]: page says "page you are looking for has moved or"`),
 		},
 		{
 			name: "soft 404: deep link redirected to /404",
 			page: redirectTo(html200(fixture(t, "home.html")), "https://www.dailyplanet.example/404.html", "https://www.dailyplanet.example/business/2025/03/14/eu-battery-recycling-rates-lithium/"),
 			cite: batteryCitation,
-			want: all(Invalid, "soft 404: redirected to /404.html"),
+			want: all(Invalid, `soft 404 [redirect-404-path]: redirected to "/404.html"`),
 		},
 		{
 			name: "soft 404: a hop through /not-found",
 			page: redirectTo(html200(fixture(t, "home.html")), "https://www.dailyplanet.example/search?q=battery", "https://www.dailyplanet.example/not-found?from=x"),
-			want: all(Invalid, "soft 404: redirected to /not-found?…"),
+			want: all(Invalid, `soft 404 [redirect-404-path]: redirected to "/not-found?…"`),
 		},
 		{
 			name: "soft 404: deep link redirected to a home page with an error title",
 			page: redirectTo(html200(fixture(t, "home_oops.html")), "https://riverside-gazette.example/"),
 			want: tierWants{want{Valid, "reachable: http 200"}, want{Valid, "ok: html"},
-				want{Invalid, `soft 404: deep link redirected to home page (title "Oops! This story is no longer available | Riverside Gazette")`}},
+				want{Invalid, `soft 404 [deep-link-home]: deep link redirected to home page "/business/2025/03/14/eu-battery-recycling-rates-lithium → riverside-gazette.example/", title "Oops! This story is no longer available | Riverside Gazette"`}},
 		},
 
 		// ------------------------------------------------------------ mismatch
@@ -456,7 +456,7 @@ func cases(t testing.TB) []tcase {
 			page: redirectTo(html200(fixture(t, "home.html")), homeURL),
 			cite: batteryCitation,
 			want: tierWants{want{Valid, "reachable: http 200"}, want{Valid, "ok: html"},
-				want{Mismatch, "mismatch: deep link redirected to home page (/business/2025/03/14/eu-battery-recycling-rates-lithium → /)"}},
+				want{Mismatch, `mismatch [deep-link-home]: deep link redirected to home page "/business/2025/03/14/eu-battery-recycling-rates-lithium → /"`}},
 			title:     "The Daily Planet",
 			publisher: "The Daily Planet",
 		},
@@ -464,14 +464,14 @@ func cases(t testing.TB) []tcase {
 			name: "mismatch: deep link redirected to another site's home page",
 			page: redirectTo(html200(fixture(t, "home.html")), "https://parked.example/"),
 			want: tierWants{want{Valid, "reachable: http 200"}, want{Valid, "ok: html"},
-				want{Mismatch, "mismatch: deep link redirected to home page (/business/2025/03/14/eu-battery-recycling-rates-lithium → parked.example/)"}},
+				want{Mismatch, `mismatch [deep-link-home]: deep link redirected to home page "/business/2025/03/14/eu-battery-recycling-rates-lithium → parked.example/"`}},
 		},
 		{
 			name: "mismatch: citation about battery recycling, page about cooking",
 			page: Page{RequestedURL: "https://www.homekitchen.example/recipes/2025/weeknight-pasta", StatusCode: 200, ContentType: "text/html", Body: fixture(t, "cooking.html")},
 			cite: batteryCitation,
 			want: tierWants{want{Valid, "reachable: http 200"}, want{Valid, "ok: html"},
-				want{Mismatch, `mismatch: 0 of 10 cited terms on page (battery, recycling, rates, climb, lithium, …); title "Easy weeknight pasta with garlic and spinach | Home Kitchen"`}},
+				want{Mismatch, `mismatch [cited-terms]: 0 of 10 cited terms on page (battery, recycling, rates, climb, lithium, …), title "Easy weeknight pasta with garlic and spinach | Home Kitchen"`}},
 			title:     "Easy weeknight pasta with garlic and spinach | Home Kitchen",
 			publisher: "Home Kitchen",
 		},
@@ -548,10 +548,10 @@ func checkInvariants(t testing.TB, v Verdict) {
 func TestReasonFamilies(t *testing.T) {
 	families := map[Outcome][]string{
 		Valid:     {"ok: ", "reachable: "},
-		Paywalled: {"paywall: "},
-		Invalid:   {"http 404", "http 410", "soft 404: "},
-		Mismatch:  {"mismatch: "},
-		Escalate:  {"bot wall: ", "http ", "error page: ", "no meaningful content (", "no response ("},
+		Paywalled: {"paywall ["},
+		Invalid:   {"http 404 [", "http 410 [", "soft 404 ["},
+		Mismatch:  {"mismatch ["},
+		Escalate:  {"bot wall [", "http ", "error page [", "no meaningful content [", "no response ["},
 	}
 	seen := map[Outcome]bool{}
 	for _, tc := range cases(t) {
@@ -664,7 +664,7 @@ func TestLargePageStaysCorrect(t *testing.T) {
 	tail := []byte(`<script type="application/ld+json">{"@type":"NewsArticle","isAccessibleForFree":false}</script></body></html>`)
 	body := slices.Concat(big[:len(big)-len("</body>\n</html>\n")], tail)
 	v := Classify(html200(body), batteryCitation, Thorough)
-	if v.Outcome != Paywalled || v.Reason != "paywall: JSON-LD isAccessibleForFree=false" {
+	if v.Outcome != Paywalled || v.Reason != `paywall [json-ld-free-false]: JSON-LD "isAccessibleForFree=false"` {
 		t.Errorf("got %v %q", v.Outcome, v.Reason)
 	}
 }

@@ -31,10 +31,14 @@
 // is injected into ordinary pages, and short phrase matches hit boilerplate —
 // so page-content signals only count on thin pages or with a blocking status.
 //
-// Files: classify.go (the rules' order), html.go and extract.go (reading a
-// body), fold.go (multilingual phrase matching), walls.go, soft404.go,
-// paywall.go, match.go (content mismatch), probe.go (comparison with the
-// site probe), urls.go (redirect rules), headers.go, text.go, pdf.go.
+// Files: classify.go (the rules' order), reasons.go (every negative
+// verdict names its rule and quotes its evidence), html.go and extract.go
+// (reading a body), fold.go (multilingual phrase matching), lead.go (where
+// a page speaks for itself: its own headings and prose), walls.go,
+// soft404.go, templates.go (server templates, status fields, placeholders,
+// error pages), thin.go (title-only pages), paywall.go, match.go (content
+// mismatch), probe.go (comparison with the site probe), urls.go (redirect
+// rules), headers.go, text.go, pdf.go.
 //
 // Classify is pure (no I/O, no globals mutated): the HTML is tokenized once
 // with golang.org/x/net/html, which costs about 0.3 ms for a 5 KB article

@@ -165,8 +165,16 @@ type pageInfo struct {
 	textLow   string  // lowerText(text), see lowText
 	lowered   bool
 	mainElem  textAcc // text of the main/article element (HTML)
-	raw       []byte  // the body (markup included), for bot-wall markers
-	rawLow    string  // raw, lowercased (see rawLower)
+	// prose and mainProse are main and mainElem without quoted or literal
+	// material (code, preformatted text, quotations; markdown fences and
+	// block quotes) and without headings: what the page says in its own
+	// words.
+	prose, mainProse textAcc
+	headAt           []int  // where each of headings starts, in runes of prose
+	mainHead         string // the first h1–h3 inside the main element (HTML)
+	mainHeadAt       int    // where it starts, in runes of mainProse
+	raw              []byte // the body (markup included), for bot-wall markers
+	rawLow           string // raw, lowercased (see rawLower)
 
 	ld          [][]byte // JSON-LD blocks
 	ldSize      int
@@ -205,7 +213,7 @@ func (in *pageInfo) snippetSource() string {
 // analyze reads the body according to its kind.
 func analyze(p Page, k kind) *pageInfo {
 	in := &pageInfo{kind: k, pTitle: collapse(window(p.Title, fieldMax))}
-	in.main.max = keepText
+	in.main.max, in.prose.max, in.mainProse.max = keepText, keepText, mainElemMax
 	body := p.Body
 	switch k {
 	case kindHTML, kindXML:
@@ -303,6 +311,14 @@ func scanLines(body []byte, in *pageInfo, md bool) {
 		in.main.add([]byte(s))
 		in.main.sep()
 	}
+	// say adds text the page says in its own words (not a fence or a
+	// block quote).
+	say := func(s string) {
+		add(s)
+		in.prose.sep()
+		in.prose.add([]byte(s))
+		in.prose.sep()
+	}
 	for len(body) > 0 {
 		var line []byte
 		if i := bytes.IndexByte(body, '\n'); i >= 0 {
@@ -327,7 +343,7 @@ func scanLines(body []byte, in *pageInfo, md bool) {
 		if !md {
 			para.add([]byte(t))
 			para.sep()
-			add(t)
+			say(t)
 			continue
 		}
 		switch {
@@ -346,6 +362,7 @@ func scanLines(body []byte, in *pageInfo, md bool) {
 			}
 			if level <= 3 && h != "" && len(in.headings) < maxHeadings {
 				in.headings = append(in.headings, h)
+				in.headAt = append(in.headAt, in.prose.runes)
 			}
 			if firstHeading == "" {
 				firstHeading = h
@@ -368,10 +385,11 @@ func scanLines(body []byte, in *pageInfo, md bool) {
 			continue
 		case listItem(t):
 			flush()
-			add(mdInline(stripListMarker(t)))
+			say(mdInline(stripListMarker(t)))
 			continue
 		}
-		if t[0] == '>' {
+		quote := t[0] == '>'
+		if quote {
 			t = strings.TrimLeft(t, "> ")
 		}
 		if strings.HasPrefix(t, "|") {
@@ -381,7 +399,11 @@ func scanLines(body []byte, in *pageInfo, md bool) {
 		para.add([]byte(s))
 		para.sep()
 		paraLines++
-		add(s)
+		if quote {
+			add(s)
+		} else {
+			say(s)
+		}
 	}
 	flush()
 	if in.h1 == "" {
@@ -586,9 +608,11 @@ func scanJSON(body []byte, in *pageInfo) bool {
 			if len(stack) == 1 && in.title == "" && (key == "title" || key == "name" || key == "headline") {
 				in.title = collapse(window(t, fieldMax))
 			}
-			in.main.sep()
-			in.main.add([]byte(t))
-			in.main.sep()
+			for _, acc := range []*textAcc{&in.main, &in.prose} {
+				acc.sep()
+				acc.add([]byte(t))
+				acc.sep()
+			}
 			if in.firstPara == "" && strings.Contains(t, " ") {
 				if s := collapse(t); utf8.RuneCountInString(s) >= 80 {
 					in.firstPara = s

@@ -73,6 +73,12 @@ func fold(s string) string {
 			default:
 				space = true
 			}
+		case unicode.Is(unicode.Mc, r):
+			// A spacing vowel sign (Devanagari, Bengali, Tamil, …) is part
+			// of its word, not a separator.
+			if b.Len() > 0 && !space {
+				b.WriteRune(r)
+			}
 		case unicode.Is(unicode.Mn, r):
 			// A combining mark left by NFKD: dropped after a Latin, Greek
 			// or Cyrillic letter (an accent), kept elsewhere (kana voicing

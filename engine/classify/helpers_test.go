@@ -53,18 +53,36 @@ func TestRedirectRules(t *testing.T) {
 		{"scheme and www only", "http://news.example/world/a", "https://www.news.example/world/a/", "", "", false},
 		{"to home", deep, "https://news.example/", "", "", true},
 		{"shallow to home", "https://news.example/about", "https://news.example/", "", "", false},
-		{"to 404", deep, "https://news.example/404", "redirected to /404", "", false},
+		{"to 404", deep, "https://news.example/404", `redirect-404-path: redirected to "/404"`, "", false},
 		{"cited 404 page itself", "https://news.example/404", "https://news.example/404.html", "", "", false},
 		{"to login", deep, "https://news.example/account/login?next=%2Fworld", "", "login wall (redirected to a sign-in page)", false},
 		{"to login host", deep, "https://login.news.example/", "", "login wall (redirected to a sign-in page)", true},
 		{"to subscribe", deep, "https://news.example/subscribe?ref=wall", "", "subscription wall (redirected to a subscription page)", false},
 		{"cited login page", "https://news.example/login", "https://news.example/login?x=1", "", "", false},
+		// A deep link that lands on a search results page (shops, CMS
+		// search plugins): the site has no such page.
+		{"to /search?q=", deep, "https://news.example/search?q=story+about+things",
+			`redirect-search: deep link redirected to a search page "/search?q=story+about+things"`, "", false},
+		{"to /?s= (WordPress)", deep, "https://news.example/?s=story-about-things",
+			`redirect-search: deep link redirected to a search page "/?s=story-about-things"`, "", true},
+		{"to /catalogsearch/result/ (Magento)", "https://shop.example/garden/teak-bench-180.html", "https://shop.example/catalogsearch/result/?q=teak+bench+180",
+			`redirect-search: deep link redirected to a search page "/catalogsearch/result/?q=teak+bench+180"`, "", false},
+		{"to /s?k= (Amazon)", "https://shop.example/dp/B0C1234567", "https://shop.example/s?k=B0C1234567",
+			`redirect-search: deep link redirected to a search page "/s?k=B0C1234567"`, "", false},
+		{"to /de/suche", "https://shop.example/de/produkte/gartenbank-teak", "https://shop.example/de/suche?query=gartenbank",
+			`redirect-search: deep link redirected to a search page "/de/suche?query=gartenbank"`, "", false},
+		{"cited search page", "https://shop.example/search?q=bench", "https://shop.example/search?q=bench&page=1", "", "", false},
+		{"cited WordPress search", "https://news.example/?s=council", "https://www.news.example/?s=council&lang=en", "", "", false},
+		{"shallow link to search", "https://news.example/archive", "https://news.example/search?q=archive", "", "", false},
+		{"deep link to a query page that is not a search", deep, "https://news.example/world/?page=2", "", "", false},
+		{"deep link to a Drupal route", deep, "https://news.example/?q=node/4512", "", "", true},
 	} {
 		p := Page{RequestedURL: tc.req, FinalURL: tc.final}
-		if got := redirectSoft404(p); got != tc.soft404 {
+		f := redirectSoft404(p)
+		if got := f.rule + ": " + f.detail; (f.ok() || tc.soft404 != "") && got != tc.soft404 {
 			t.Errorf("%s: redirectSoft404 = %q, want %q", tc.name, got, tc.soft404)
 		}
-		if got := loginRedirect(p); got != tc.login {
+		if got, _ := loginRedirect(p); got != tc.login {
 			t.Errorf("%s: loginRedirect = %q, want %q", tc.name, got, tc.login)
 		}
 		if _, _, got := deepLinkToHome(p); got != tc.home {

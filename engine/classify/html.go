@@ -21,7 +21,12 @@ import (
 // their machinery that way), and the boilerplate elements nav, footer and
 // aside. The first headings (h1–h3), the first substantive paragraph and
 // the text of the main element (main, article or role=main) are kept as
-// well: soft-404 and login-wall rules read them.
+// well: soft-404 and login-wall rules read them. So is the page's prose:
+// the readable text without quoted or literal material (pre, code, samp,
+// kbd, blockquote, q), so that a page that shows an error message as an
+// example (a guide to custom 404 pages) is not read as saying it; nor
+// headings, which the rules judge as headings (a guide's "404 Not Found"
+// section is not the page saying so).
 func scanHTML(body []byte, in *pageInfo) {
 	s := htmlScan{in: in, para: textAcc{max: paraMax}, head: textAcc{max: paraMax}}
 	in.mainElem.max = mainElemMax
@@ -61,6 +66,8 @@ type htmlScan struct {
 	// Depths: hidden (template/svg/math) and boilerplate (nav, footer,
 	// aside) elements, and an element hidden by markup, tracked by name.
 	foreign, boiler int
+	quoted          int // depth of pre, code, samp, kbd, blockquote and q
+	headings        int // depth of h1–h6: a heading is judged as one, not as prose
 	hiddenTag       string
 	hiddenDepth     int
 	mainTag         string
@@ -72,6 +79,10 @@ type htmlScan struct {
 	headIsH1   bool
 	head       textAcc
 	headingTag string
+	// Where the heading being captured starts, in runes of prose (of the
+	// page, and of the main element when it is inside one).
+	headAt, headMainAt int
+	headInMain         bool
 }
 
 // tagNames interns the names of the elements the scanner distinguishes;
@@ -84,7 +95,7 @@ var tagNames = func() map[string]string {
 		link form template svg math nav footer aside main article br p h1 h2 h3 li dd dt option optgroup tr td th tbody thead
 		tfoot colgroup rb rt rp rtc html head body area base col embed hr img source track wbr param keygen
 		a abbr b bdi bdo big cite code data del dfn em font i ins kbd label mark nobr picture q ruby s samp small span
-		strike strong sub sup time tt u var div section header`) {
+		strike strong sub sup time tt u var div section header pre blockquote h4 h5 h6`) {
 		m[n] = n
 	}
 	return m
@@ -166,6 +177,24 @@ func optionalEnd(name string) bool {
 	return false
 }
 
+// quotingTag reports elements whose text is quoted or literal material —
+// code, sample output, quotations — rather than what the page says itself.
+func quotingTag(name string) bool {
+	switch name {
+	case "pre", "code", "samp", "kbd", "blockquote", "q":
+		return true
+	}
+	return false
+}
+
+func headingTag(name string) bool {
+	switch name {
+	case "h1", "h2", "h3", "h4", "h5", "h6":
+		return true
+	}
+	return false
+}
+
 // voidElem reports elements that never have content.
 func voidElem(name string) bool {
 	switch name {
@@ -198,8 +227,12 @@ func (s *htmlScan) finishHeading() {
 	if s.headIsH1 && s.in.h1 == "" {
 		s.in.h1 = t
 	}
+	if s.headInMain && s.in.mainHead == "" {
+		s.in.mainHead, s.in.mainHeadAt = t, s.headMainAt
+	}
 	if len(s.in.headings) < maxHeadings {
 		s.in.headings = append(s.in.headings, t)
+		s.in.headAt = append(s.in.headAt, s.headAt)
 	}
 }
 
@@ -231,6 +264,12 @@ func (s *htmlScan) text(z *html.Tokenizer) {
 		in.main.add(t)
 		if s.mainDepth > 0 {
 			in.mainElem.add(t)
+		}
+		if s.quoted == 0 && s.headings == 0 {
+			in.prose.add(t)
+			if s.mainDepth > 0 {
+				in.mainProse.add(t)
+			}
 		}
 	}
 	if s.capP {
@@ -303,6 +342,8 @@ func (s *htmlScan) start(z *html.Tokenizer, self bool) {
 	if voidElem(name) {
 		if name == "br" {
 			in.main.sep()
+			in.prose.sep()
+			in.mainProse.sep()
 			s.para.sep()
 			s.head.sep()
 		}
@@ -329,11 +370,19 @@ func (s *htmlScan) start(z *html.Tokenizer, self bool) {
 	case s.mainDepth == 0 && s.boiler == 0 && !self && (name == "main" || name == "article" || a.role == "main") && !optionalEnd(name) && in.mainElem.runes == 0:
 		s.mainTag, s.mainDepth = name, 1
 	}
+	if quotingTag(name) && !self {
+		s.quoted++
+	}
+	if headingTag(name) && !self {
+		s.headings++
+	}
 	if inlineTag(name) {
 		return
 	}
 	in.main.sep()
 	in.mainElem.sep()
+	in.prose.sep()
+	in.mainProse.sep()
 	s.head.sep()
 	s.finishP()
 	if self || !s.visible() {
@@ -347,6 +396,7 @@ func (s *htmlScan) start(z *html.Tokenizer, self bool) {
 	case "h1", "h2", "h3":
 		if s.boiler == 0 && !s.capHead && len(in.headings) < maxHeadings {
 			s.capHead, s.headIsH1, s.headingTag = true, name == "h1", name
+			s.headAt, s.headInMain, s.headMainAt = in.prose.runes, s.mainDepth > 0, in.mainProse.runes
 		}
 	}
 }
@@ -378,9 +428,17 @@ func (s *htmlScan) end(name string) {
 	case name == s.headingTag && s.capHead:
 		s.finishHeading()
 	}
+	if quotingTag(name) && s.quoted > 0 {
+		s.quoted--
+	}
+	if headingTag(name) && s.headings > 0 {
+		s.headings--
+	}
 	if !inlineTag(name) {
 		s.in.main.sep()
 		s.in.mainElem.sep()
+		s.in.prose.sep()
+		s.in.mainProse.sep()
 		s.para.sep()
 		s.head.sep()
 	}

@@ -112,23 +112,23 @@ func citationTerms(c Citation, p Page) (stems []string, shown []string) {
 }
 
 // contentMismatch explains why the page clearly is not what was cited, or
-// returns "".
-func contentMismatch(c Citation, p Page, in *pageInfo) string {
+// returns the zero finding.
+func contentMismatch(c Citation, p Page, in *pageInfo) finding {
 	stems, shown := citationTerms(c, p)
 	if len(stems) < minCiteTerms {
-		return ""
+		return finding{}
 	}
 	title := in.bestTitle()
 	if title == "" || in.mainRunes < minJudgeText {
-		return ""
+		return finding{}
 	}
 	// An app shell or a generic landing title says nothing about the
 	// content behind it.
 	if in.mainRunes < 2*wallThin && shellPage(in) {
-		return ""
+		return finding{}
 	}
 	if t := lowerText(title); t == lowerText(in.siteName) || t == lowerText(in.appName) {
-		return ""
+		return finding{}
 	}
 	// The page's head: titles, headings, descriptions, its own URL path.
 	head := map[string]bool{}
@@ -155,7 +155,7 @@ func contentMismatch(c Citation, p Page, in *pageInfo) string {
 		return n < maxPageTokens
 	})
 	if n == 0 || float64(stop)/float64(n) < minEnglishRatio {
-		return "" // not English-like text: overlap says nothing
+		return finding{} // not English-like text: overlap says nothing
 	}
 	headHits, hits := 0, 0
 	for _, s := range stems {
@@ -168,12 +168,12 @@ func contentMismatch(c Citation, p Page, in *pageInfo) string {
 		}
 	}
 	if headHits > 0 || hits*5 > len(stems) {
-		return ""
+		return finding{}
 	}
 	list := shown
 	if len(list) > 5 {
 		list = append(list[:5:5], "…")
 	}
-	return strconv.Itoa(hits) + " of " + strconv.Itoa(len(stems)) + " cited terms on page (" +
-		strings.Join(list, ", ") + "); title " + quote(title)
+	return finding{"cited-terms", strconv.Itoa(hits) + " of " + strconv.Itoa(len(stems)) + " cited terms on page (" +
+		strings.Join(list, ", ") + "), title " + evidence(title)}
 }

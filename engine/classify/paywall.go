@@ -2,7 +2,8 @@ package classify
 
 import (
 	"bytes"
-	"strconv"
+	"cmp"
+	"strings"
 )
 
 // Paywalls and login walls: a real, citable source behind a barrier
@@ -147,40 +148,48 @@ const (
 	vendorThin = 1000
 )
 
-// detectPaywall names the paywall declared by the page, or returns "".
-func detectPaywall(p Page, in *pageInfo) string {
+// detectPaywall finds the paywall declared by the page.
+func detectPaywall(p Page, in *pageInfo) finding {
 	switch {
 	case in.freeFalse != "":
-		return in.freeFalse + " isAccessibleForFree=false"
+		return finding{strings.ToLower(in.freeFalse) + "-free-false", in.freeFalse + " " + evidence("isAccessibleForFree=false")}
 	case in.contentTier == "locked" || in.contentTier == "metered":
-		return "content_tier=" + in.contentTier
+		return finding{"content-tier", "meta " + evidence("content_tier="+in.contentTier)}
 	}
-	if r := loginRedirect(p); r != "" {
-		return r
+	if r, to := loginRedirect(p); r != "" {
+		return finding{"login-redirect", r + ", redirected to " + evidence(to)}
 	}
 	if loginPage(in) {
-		return "login wall (sign-in page)"
+		t := in.bestTitle()
+		if t == "" {
+			t = in.firstHeading()
+		}
+		return finding{"login-page", "login wall (sign-in page), title " + evidence(t)}
 	}
 	thin := in.mainRunes < paywallThin
 	if in.vendor == "" && !thin {
-		return "" // the page carries its text and declares nothing
+		return finding{} // the page carries its text and declares nothing
 	}
 	f := fold(in.text)
 	sub, _ := firstPhrase(f, subscriptionPhrases)
 	login, _ := firstPhrase(f, loginPhrases)
 	if in.vendor != "" && (sub != "" || login != "" || in.mainRunes < vendorThin) {
-		return in.vendor
+		ev := "script " + evidence(in.vendor)
+		if said := cmp.Or(sub, login); said != "" {
+			ev += ", page says " + evidence(said)
+		}
+		return finding{"vendor-script", in.vendor + ", " + ev}
 	}
 	if thin {
 		switch {
 		case sub != "":
-			return "subscription wall (" + strconv.Quote(sub) + ")"
+			return finding{"subscription-phrase", "subscription wall, page says " + evidence(sub)}
 		case login != "":
-			return "login wall (" + strconv.Quote(login) + ")"
+			return finding{"login-phrase", "login wall, page says " + evidence(login)}
 		}
 		if m, ok := firstPhrase(f, membersOnly); ok && in.mainRunes < vendorThin {
-			return "login wall (" + strconv.Quote(m) + ")"
+			return finding{"members-only", "login wall, page says " + evidence(m)}
 		}
 	}
-	return ""
+	return finding{}
 }

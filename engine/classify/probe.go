@@ -69,7 +69,7 @@ func FingerprintOf(p Page) *Fingerprint {
 	fp.redirected = len(p.Redirects) > 0
 	fp.headline = fold(cmpOr(in.h1, in.bestTitle()))
 	fp.places = placesOf(p, in)
-	if f := parseURL(finalURL(p)); fp.redirected && f != nil && searchPath(f) {
+	if f := parseURL(finalURL(p)); fp.redirected && f != nil && searchURL(f) {
 		fp.search = strings.ToLower(f.Host) + f.EscapedPath()
 	}
 	skip := map[string]bool{}
@@ -200,7 +200,7 @@ func placesOf(p Page, in *pageInfo) []string {
 				u = r
 			}
 		}
-		if u == nil || homePath(u) || searchPath(u) || len(segments(u)) < depth {
+		if u == nil || homePath(u) || searchURL(u) || len(segments(u)) < depth {
 			continue
 		}
 		if k := urlKey(u); !containsString(out, k) {
@@ -219,28 +219,6 @@ func urlKey(u *url.URL) string {
 		k += "?" + u.RawQuery
 	}
 	return k
-}
-
-// searchPath reports a search page's URL (a catch-all may send any
-// missing page there).
-func searchPath(u *url.URL) bool {
-	for _, s := range segments(u) {
-		switch s {
-		case "search", "suche", "recherche", "buscar", "busca", "cerca", "zoeken", "szukaj", "catalogsearch":
-			return true
-		}
-	}
-	q := u.Query()
-	return q.Has("s") || q.Has("q") && len(segments(u)) == 0
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // SamePage reports whether the probe's answer p is the page c itself, by
@@ -333,7 +311,7 @@ func sigWords(folded string) map[string]bool {
 
 // homeRedirectReason starts the thorough tier's mismatch for a deep link
 // redirected to a home page.
-const homeRedirectReason = "mismatch: deep link redirected to home page "
+const homeRedirectReason = "mismatch [deep-link-home]: "
 
 // HomeRedirect reports a mismatch verdict for a deep link redirected to a
 // home page: the site probe may show it to be the site's answer for pages

@@ -1,9 +1,9 @@
 package classify
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Soft 404s: a page that answers 200 but says the cited page does not
@@ -13,23 +13,29 @@ import (
 //
 //   - server and framework error templates whose status is 404 (Tomcat and
 //     JBoss error reports, IIS detailed errors, ASP.NET "The resource cannot
-//     be found.", Spring's Whitelabel page, Express's "Cannot GET", S3's
-//     NoSuchKey, …);
+//     be found.", Spring's Whitelabel page, Express's "Cannot GET", object
+//     stores' NoSuchKey and BlobNotFound, …) and thin bodies that state
+//     their own status ("HttpStatusCode: 404", {"status":404});
 //   - hosting placeholders that stand where a site used to be (parked or
 //     for-sale domains, default server pages, "there isn't a GitHub Pages
 //     site here");
-//   - a title or one of the first headings that announces a missing page, in
-//     the major languages: a segment of the title that is a not-found phrase
-//     plus nothing but error words ("404 Oops! Page not Found. - Peach
-//     County"), never a headline that merely contains one ("Not found: the
-//     search for flight 370 continues");
+//   - a title or one of the page's own headings (lead.go) that announces a
+//     missing page, in some forty languages: a segment of the title that is
+//     a not-found phrase plus nothing but error words ("404 Oops! Page not
+//     Found. - Peach County", "Stránka nenájdená – Blog"), never a headline
+//     that merely contains one ("Not found: the search for flight 370
+//     continues"); a title that calls the link broken ("404 Felaktig
+//     länk") next to a 404 or on a thin page;
 //   - a not-found sentence ("the page you're looking for can't be found",
-//     "Stránka nebyla nalezena") in the lead of the readable text of a page
-//     of ordinary length, or anywhere on a thin page — whatever the page's
-//     length, a page whose main text is an error message is one.
+//     "Stránka nebyla nalezena") in the page's own prose: anywhere on a thin
+//     page, in the lead of a page of ordinary length, in the opening of a
+//     longer one (a not-found message over a product grid). Quoted
+//     material — code, block quotes, quotation marks — is never read: a
+//     guide to custom 404 pages shows the sentence as an example.
 //
 // Guards: a citation whose link text or URL itself names a not-found page
-// (MDN's "404 Not Found" reference, say) is taken at its word.
+// (MDN's "404 Not Found" reference, say) is taken at its word; a long page
+// that declares itself an article is judged by none of the phrase rules.
 
 // Where sentence rules look, in runes of readable text.
 const (
@@ -77,6 +83,43 @@ var notFoundCores = phrases(
 	// Indonesian, Vietnamese, Arabic, Hebrew, Catalan.
 	"halaman tidak ditemukan", "khong tim thay trang", "trang khong ton tai", "الصفحة غير موجودة", "لم يتم العثور على الصفحة",
 	"הדף לא נמצא", "העמוד לא נמצא", "pagina no trobada",
+	// The titles WordPress and common themes use for a 404 in further
+	// languages (core's "Page not found" and its usual variants).
+	// Slovak, Estonian, Lithuanian, Latvian, Slovenian, Croatian/Bosnian/
+	// Serbian (Latin), Serbian and Macedonian (Cyrillic), Bulgarian.
+	"stranka nenajdena", "stranka sa nenasla", "stranka nebola najdena", "stranka neexistuje", "nenajdena",
+	"lehte ei leitud", "lehekulge ei leitud", "lehte ei ole olemas", "ei leitud",
+	"puslapis nerastas", "puslapis nerasta", "puslapio nerasta", "puslapis neegzistuoja", "nerastas",
+	"lapa nav atrasta", "lapa netika atrasta", "lapa neeksiste", "nav atrasta",
+	"stran ni bila najdena", "strani ni mogoce najti", "stran ne obstaja", "stran ni najdena",
+	"stranica nije pronadena", "stranica nije pronadjena", "stranica nije nadena", "stranica ne postoji", "nije pronadena",
+	"страница није пронађена", "страница не постоји", "страницата не е пронајдена", "страницата не постои",
+	"страницата не е намерена", "страницата не е открита", "страницата не съществува", "не е намерена",
+	// Catalan, Icelandic, Albanian, Azerbaijani, Kazakh.
+	"no s'ha trobat la pagina", "pagina no existeix", "sida fannst ekki", "faqja nuk u gjet", "sehife tapilmadi",
+	"səhifə tapilmadi", "бет табылмады",
+	// Hindi, Bengali, Urdu, Persian, Tamil.
+	"पृष्ठ नहीं मिला", "पेज नहीं मिला", "पृष्ठ नहीं मिल सका", "पृष्ठ मौजूद नहीं है", "পৃষ্ঠা পাওয়া যায়নি", "পেজ পাওয়া যায়নি",
+	"পৃষ্ঠাটি পাওয়া যায়নি", "পাতাটি খুঁজে পাওয়া যায়নি", "صفحہ نہیں ملا", "صفحه پیدا نشد", "صفحه یافت نشد", "صفحه مورد نظر یافت نشد",
+	"صفحه وجود ندارد", "பக்கம் காணப்படவில்லை",
+	// Malay, Filipino, Swahili, Thai.
+	"halaman tidak dijumpai", "halaman tidak ditemui", "laman tidak dijumpai", "hindi nahanap ang pahina",
+	"hindi matagpuan ang pahina", "walang nahanap na pahina", "pahina hindi nahanap", "ukurasa haupatikani",
+	"ukurasa haukupatikana", "ukurasa haujapatikana", "ไม่พบหน้า", "ไม่พบหน้าเว็บ", "ไม่พบหน้าที่คุณต้องการ",
+	"ไม่พบหน้าที่ต้องการ", "ไม่พบหน้าที่คุณร้องขอ", "ไม่พบหน้าเพจ",
+)
+
+// brokenLinkCores are title segments that call the followed link broken or
+// invalid ("404 Felaktig länk"). A headline may say as much about another
+// subject ("Broken link" is an encyclopedia entry too), so they count only
+// with a 404 in the title or on a thin page.
+var brokenLinkCores = phrases(
+	"broken link", "invalid link", "dead link", "bad link", "link is broken", "link is invalid",
+	"felaktig lank", "trasig lank", "ogiltig lank", "fehlerhafter link", "ungultiger link", "defekter link", "toter link",
+	"link ungultig", "ugyldig lenke", "ugyldig link", "ugyldigt link", "odelagt lenke", "dod lenke", "dodt link",
+	"virheellinen linkki", "rikkinainen linkki", "ongeldige link", "ongeldige koppeling", "kapotte link", "dode link",
+	"lien invalide", "lien brise", "lien mort", "enlace roto", "enlace no valido", "link non valido", "link interrotto",
+	"link quebrado", "link invalido", "nieprawidlowy link", "neplatny odkaz", "neplatny link",
 )
 
 // notFoundFiller may surround a not-found core in a title segment: error
@@ -85,7 +128,8 @@ var notFoundFiller = words2set(`error errors http status code oops ooops oopsie 
 	yikes the this that a we re page file sadly unfortunately detailed
 	fehler leider erreur desole oups errore erro fout helaas blad przepraszamy ups chyba bohuzel fel tyvarr feil fejl
 	beklager hata virhe hiba eroare greska ошибка помилка σφαλμα 错误 エラー 오류 خطأ שגיאה lo siento pagina seite strona
-	stranka sidan страница`)
+	stranka sidan страница viga klaida kluda napaka грешка त्रुटि ত্রুটি خطا ralat hitilafu ข้อผิดพลาด ojej hoppla
+	lehekulg puslapis lapa stran stranica страницата pahina ukurasa`)
 
 // notFoundCodes are the statuses that make an error template a soft 404.
 func notFoundCode(code int) bool { return code == 404 || code == 410 }
@@ -115,12 +159,20 @@ var statusReasonWords = words2set(`bad request unauthorized authorization requir
 
 // notFoundTitle reports a title or heading that announces a missing page
 // (see the package rules above).
-func notFoundTitle(t string) bool {
+func notFoundTitle(t string) bool { return titleSaysNotFound(t, false) }
+
+// titleSaysNotFound is notFoundTitle; on a thin page a title that calls
+// the link broken counts too, as it does anywhere next to a 404.
+func titleSaysNotFound(t string, thin bool) bool {
 	// "Example (404)": a status in parentheses at the end of the title.
 	if low := strings.ToLower(collapse(t)); strings.HasSuffix(low, "(404)") || strings.HasSuffix(low, "[404]") {
 		return true
 	}
 	parts := titleParts(t)
+	has404 := false
+	for _, seg := range parts {
+		has404 = has404 || strings.Contains(" "+seg+" ", " 404 ")
+	}
 	hit := -1
 	for i, seg := range parts {
 		if code, ok := statusPart(seg); ok && notFoundCode(code) {
@@ -131,25 +183,8 @@ func notFoundTitle(t string) bool {
 			hit = i
 			break
 		}
-		for _, p := range notFoundCores {
-			if !p.in(seg) {
-				continue
-			}
-			rest := removePhrase(seg, p)
-			extra := 0
-			for _, w := range strings.Fields(rest) {
-				if !notFoundFiller[w] && !allDigits(w) {
-					extra++
-				}
-			}
-			// One stray word is allowed next to an explicit 404 ("404 Page
-			// Not Found ss").
-			if extra == 0 || (extra == 1 && strings.Contains(" "+rest+" ", " 404 ")) {
-				hit = i
-				break
-			}
-		}
-		if hit >= 0 {
+		if coreSegment(seg, notFoundCores) || ((thin || has404) && coreSegment(seg, brokenLinkCores)) {
+			hit = i
 			break
 		}
 	}
@@ -162,6 +197,29 @@ func notFoundTitle(t string) bool {
 		}
 	}
 	return true
+}
+
+// coreSegment reports a title segment that is one of the cores plus
+// nothing but error words and numbers.
+func coreSegment(seg string, cores []phrase) bool {
+	for _, p := range cores {
+		if !p.in(seg) {
+			continue
+		}
+		rest := removePhrase(seg, p)
+		extra := 0
+		for _, w := range strings.Fields(rest) {
+			if !notFoundFiller[w] && !allDigits(w) {
+				extra++
+			}
+		}
+		// One stray word is allowed next to an explicit 404 ("404 Page
+		// Not Found ss").
+		if extra == 0 || (extra == 1 && strings.Contains(" "+rest+" ", " 404 ")) {
+			return true
+		}
+	}
+	return false
 }
 
 // A not-found sentence, per language: a not-found predicate with a page
@@ -253,6 +311,38 @@ var sentenceRules = []sentenceRule{
 		[]string{"tidak ditemukan", "tidak dijumpai", "tidak ada"}, nil),
 	rule("σελιδα",
 		[]string{"δεν βρεθηκε", "δεν υπαρχει"}, nil),
+	// Slovak, Estonian, Lithuanian, Latvian, Slovenian, Croatian/Bosnian/
+	// Serbian (Latin), Serbian/Macedonian/Bulgarian (Cyrillic), Catalan,
+	// Malay, Filipino, Swahili, Hindi, Bengali, Persian, Urdu.
+	rule("stranka stranku stranky subor dokument clanok",
+		[]string{"nebola najdena", "sa nenasla", "neexistuje", "nenajdena", "nebol najdeny", "bola odstranena"},
+		[]string{"nepodarilo sa najst", "nemozeme najst"}),
+	rule("leht lehte lehekulg lehekulge fail",
+		[]string{"ei leitud", "ei ole olemas", "ei eksisteeri", "on eemaldatud"}, []string{"ei leidnud"}),
+	rule("puslapis puslapio puslapi failas",
+		[]string{"nerastas", "nerasta", "neegzistuoja", "buvo pasalintas"}, []string{"nepavyko rasti"}),
+	rule("lapa lapu lapas fails",
+		[]string{"nav atrasta", "netika atrasta", "neeksiste", "nav pieejama"}, []string{"nevarejam atrast"}),
+	rule("stran strani datoteka",
+		[]string{"ni bila najdena", "ne obstaja", "ni mogoce najti", "ni najdena"}, nil),
+	rule("stranica stranicu stranice datoteka",
+		[]string{"nije pronadena", "nije pronadjena", "nije nadena", "ne postoji", "je uklonjena"}, []string{"nismo pronasli"}),
+	rule("страница страницу страницата датотека",
+		[]string{"није пронађена", "не постоји", "не е намерена", "не е открита", "не съществува", "не е пронајдена", "не постои"}, nil),
+	rule("pagina",
+		[]string{"no trobada", "no existeix", "no s'ha trobat"}, []string{"no s'ha trobat", "no hem trobat"}),
+	rule("halaman laman",
+		[]string{"tidak ditemui", "tidak wujud"}, nil),
+	rule("pahina",
+		[]string{"hindi nahanap", "hindi matagpuan", "ay hindi umiiral"}, []string{"hindi nahanap", "hindi matagpuan", "walang nahanap"}),
+	rule("ukurasa",
+		[]string{"haupatikani", "haukupatikana", "haujapatikana", "haupo"}, nil),
+	rule("पृष्ठ पेज",
+		[]string{"नहीं मिला", "नहीं मिल सका", "मौजूद नहीं है"}, nil),
+	rule("পৃষ্ঠা পেজ পৃষ্ঠাটি পেজটি পাতাটি",
+		[]string{"পাওয়া যায়নি", "খুঁজে পাওয়া যায়নি"}, nil),
+	rule("صفحه صفحہ",
+		[]string{"پیدا نشد", "یافت نشد", "وجود ندارد", "نہیں ملا"}, nil),
 }
 
 // notFoundLoose are phrases of scripts without spaces, and fixed English
@@ -261,11 +351,12 @@ var notFoundLoose = phrases(
 	"页面不存在", "页面未找到", "找不到页面", "页面找不到", "页面没有找到", "网页不存在", "網頁不存在", "頁面不存在", "找不到網頁", "找不到该页面",
 	"访问的页面不存在", "未找到页面", "ページが見つかりません", "ページは見つかりませんでした", "ページが存在しません", "ページは存在しません",
 	"ページが見つかりませんでした", "페이지를 찾을 수 없습니다", "khong tim thay trang", "trang khong ton tai", "الصفحة غير موجودة",
-	"لم يتم العثور على الصفحة", "הדף לא נמצא", "העמוד לא נמצא",
+	"لم يتم العثور على الصفحة", "הדף לא נמצא", "העמוד לא נמצא", "ไม่พบหน้า", "ไม่พบหน้าเว็บ",
 	"page not found", "404 not found", "error 404", "404 error", "http 404", "http error 404", "404 page not found",
 	"the link you followed may be broken", "the link you followed is broken", "link you clicked may be broken",
 	"nothing was found at this location", "nothing found at this location", "page that matches your",
 	"the resource cannot be found", "the requested resource is not available", "the requested url was not found",
+	"the requested content does not exist",
 )
 
 // enSentence is sentence matching restricted to English (titles are
@@ -349,123 +440,6 @@ var sentenceIndex = func() map[string][]sentenceRef {
 	return m
 }()
 
-// Server and framework error templates. Each names the status it reports;
-// 404 and 410 make the page a soft 404, any other makes it an error page
-// (escalated, like the status itself would be).
-var (
-	reHTTPStatus = regexp.MustCompile(`\bhttp status (\d{3})\b`)
-	reIISTitle   = regexp.MustCompile(`\bdetailed error (\d{3})\b`)
-	reHTTPError  = regexp.MustCompile(`\bhttp error (\d{3})\b`)
-	reSpringCode = regexp.MustCompile(`\bstatus (\d{3})\b`)
-)
-
-// serverTemplate recognises a server or framework error page and returns
-// its status and a name for the reason.
-func serverTemplate(in *pageInfo) (int, string) {
-	title := fold(in.title)
-	head := fold(in.firstHeading())
-	lead := fold(leadText(in))
-	code := func(re *regexp.Regexp, ss ...string) int {
-		for _, s := range ss {
-			if m := re.FindStringSubmatch(s); m != nil {
-				n, _ := strconv.Atoi(m[1])
-				return n
-			}
-		}
-		return 0
-	}
-	switch {
-	case strings.Contains(title, "error report") && (strings.Contains(title, "tomcat") || strings.Contains(title, "jboss") ||
-		strings.Contains(title, "jbweb") || strings.Contains(title, "glassfish") || strings.Contains(title, "wildfly")):
-		if c := code(reHTTPStatus, head, lead, title); c != 0 {
-			return c, "Java server error report"
-		}
-		if strings.Contains(lead, "the requested resource is not available") || strings.Contains(lead, "not found") {
-			return 404, "Java server error report"
-		}
-		return 500, "Java server error report"
-	case strings.Contains(title, "detailed error") && strings.Contains(title, "iis"):
-		if c := code(reIISTitle, title); c != 0 {
-			return c, "IIS detailed error"
-		}
-	case strings.Contains(lead, "server error in") && strings.Contains(lead, "application"):
-		if strings.Contains(lead, "the resource cannot be found") || strings.Contains(lead, "http 404") {
-			return 404, "ASP.NET error"
-		}
-		return 500, "ASP.NET error"
-	case strings.Contains(title+" "+head, "whitelabel error page"):
-		if c := code(reSpringCode, lead); c != 0 {
-			return c, "Spring Whitelabel error"
-		}
-		return 500, "Spring Whitelabel error"
-	case in.mainRunes < 200 && strings.HasPrefix(lead, "cannot get "):
-		return 404, "Express \"Cannot GET\""
-	}
-	if c := code(reHTTPStatus, title, head); c != 0 {
-		return c, "HTTP status page"
-	}
-	if c := code(reHTTPError, title, head); c != 0 && in.mainRunes < soft404Thin {
-		return c, "HTTP error page"
-	}
-	if in.kind == kindXML {
-		raw := in.rawLower()
-		switch {
-		case strings.Contains(raw, "<code>nosuchkey</code>") || strings.Contains(raw, "<code>nosuchbucket</code>"):
-			return 404, "object storage NoSuchKey"
-		case strings.Contains(raw, "<code>accessdenied</code>"):
-			return 403, "object storage AccessDenied"
-		}
-	}
-	return 0, ""
-}
-
-// placeholderPhrases stand where a site's content used to be.
-var placeholderPhrases = phrases(
-	"this domain is for sale", "domain is for sale", "buy this domain", "this domain may be for sale",
-	"the domain has expired", "this domain name has expired", "domain has expired", "this domain is parked",
-	"parked free courtesy of godaddy", "this web page is parked", "parked domain", "domain parking",
-	"there isn't a github pages site here", "no such app", "the deployment could not be found", "deployment not found",
-	"this account has been suspended", "account suspended", "site not found", "domain not configured",
-	"welcome to nginx", "apache2 ubuntu default page", "apache2 debian default page", "test page for the apache http server",
-	"iis windows server", "default web site page", "this site can't be reached", "web server's default page",
-)
-
-// placeholder names a hosting placeholder page, or returns "".
-func placeholder(in *pageInfo) string {
-	if in.mainRunes >= soft404Thin {
-		return ""
-	}
-	for _, s := range []string{fold(in.title), fold(in.firstHeading()), fold(in.text)} {
-		if p, ok := firstPhrase(s, placeholderPhrases); ok {
-			return p
-		}
-	}
-	return ""
-}
-
-// leadText is the start of the readable text: of the main element when
-// the page has one (its text is what a reader looks at first), else of the
-// page's readable text.
-func leadText(in *pageInfo) string {
-	t := in.text
-	if m := in.mainElem.String(); m != "" {
-		t = m
-	}
-	return runePrefix(t, leadRunes)
-}
-
-// runePrefix returns at most n runes of s.
-func runePrefix(s string, n int) string {
-	k := 0
-	for i := range s {
-		if k == n {
-			return s[:i]
-		}
-		k++
-	}
-	return s
-}
-
 // citesNotFound reports a citation that itself names a not-found page —
 // a reference page about HTTP 404, say — whose title is what was cited.
 func citesNotFound(p Page, c Citation) bool {
@@ -478,100 +452,89 @@ func citesNotFound(p Page, c Citation) bool {
 	return false
 }
 
-// contentSoft404 finds a soft 404 in a 2xx page and returns the reason
-// (without the "soft 404: " prefix), or "".
-func contentSoft404(p Page, c Citation, in *pageInfo) string {
+// contentSoft404 finds a soft 404 in a 2xx page.
+func contentSoft404(p Page, c Citation, in *pageInfo) finding {
 	if in.kind == kindPDF || in.kind == kindBinary || citesNotFound(p, c) {
-		return ""
+		return finding{}
 	}
-	if code, name := serverTemplate(in); notFoundCode(code) {
-		return name + " " + strconv.Itoa(code)
+	if t := serverTemplate(in); notFoundCode(t.code) {
+		return finding{"server-template", t.name + " " + strconv.Itoa(t.code) + ", " + t.evidence}
 	}
-	if ph := placeholder(in); ph != "" {
-		return "placeholder page (" + strconv.Quote(ph) + ")"
+	if f := statusField(in); f.ok() {
+		return f
+	}
+	if f := placeholder(in); f.ok() {
+		return f
 	}
 	if in.articlePage() {
 		// A long page that declares itself an article (a reference page
 		// about HTTP 404, say) is not judged by its title and headings.
-		return ""
+		return finding{}
 	}
-	for _, t := range []struct{ what, s string }{{"title", in.title}, {"title", in.ogTitle}, {"title", in.pTitle}} {
-		if t.s != "" && notFoundTitle(t.s) {
-			return t.what + " " + quote(t.s)
+	thin := in.mainRunes < soft404Thin
+	for _, t := range []string{in.title, in.ogTitle, in.pTitle} {
+		if t == "" || !titleSaysNotFound(t, thin) {
+			continue
+		}
+		if aboutError(in, t) {
+			// An article about the status ("HTTP Status 404 – what it
+			// means and how to fix it"): only its lead can say it is
+			// not found.
+			return leadSentence(in)
+		}
+		return finding{"title-phrase", "title " + evidence(t)}
+	}
+	for _, h := range ownHeadings(in) {
+		if titleSaysNotFound(h, thin) {
+			return finding{"heading-phrase", "heading " + evidence(h)}
 		}
 	}
-	for i, h := range in.headings {
-		if i == headingsShown {
-			break
-		}
-		if notFoundTitle(h) {
-			return "heading " + quote(h)
-		}
+	return leadSentence(in)
+}
+
+// Articles about errors. A title that names a missing page next to a
+// headline of its own, over a long page that opens with a paragraph of
+// prose that does not say it is missing, is an article about the error.
+const (
+	headlineWords = 5   // words of a title segment that make it a headline, not a site name
+	articlePara   = 150 // runes of the opening paragraph of an article
+)
+
+// aboutError reports an article about an error whose title t names it.
+func aboutError(in *pageInfo, t string) bool {
+	if in.mainRunes < leadMaxPage || utf8.RuneCountInString(in.firstPara) < articlePara ||
+		notFoundSentence(fold(unquoted(in.firstPara))) != "" {
+		return false
 	}
+	words := 0
+	for _, seg := range titleParts(t) {
+		if notFoundTitle(seg) {
+			continue
+		}
+		words = max(words, len(strings.Fields(seg)))
+	}
+	return words >= headlineWords
+}
+
+// leadSentence finds a not-found sentence in the page's own prose: anywhere
+// on a thin page, in the lead of a page of ordinary length, in the opening
+// of a longer one (a not-found message over a product grid) unless the
+// page declares itself an article.
+func leadSentence(in *pageInfo) finding {
+	var s string
 	switch {
 	case in.mainRunes < soft404Thin:
-		if s := notFoundSentence(fold(in.text)); s != "" {
-			return "page says " + strconv.Quote(s)
-		}
+		s = notFoundSentence(fold(unquoted(in.prose.String())))
 	case in.mainRunes < leadMaxPage:
-		if s := notFoundSentence(fold(leadText(in))); s != "" {
-			return "page says " + strconv.Quote(s)
-		}
+		s = notFoundSentence(fold(proseLead(in)))
+	case !in.ldArticle && !strings.EqualFold(in.ogType, "article"):
+		s = notFoundSentence(fold(opening(in)))
 	}
-	return ""
+	if s == "" {
+		return finding{}
+	}
+	return finding{"lead-sentence", "page says " + evidence(s)}
 }
-
-// errorPage names an error page served with a success status — a server
-// template for a status other than 404, or a status line as the title —
-// and the status it reports (0 when none is named), or returns "". Such a
-// page is not the cited content; it is judged like the status it reports.
-func errorPage(in *pageInfo) (int, string) {
-	if in.kind == kindPDF || in.kind == kindBinary {
-		return 0, ""
-	}
-	if code, name := serverTemplate(in); code != 0 && !notFoundCode(code) {
-		return code, name + " " + strconv.Itoa(code)
-	}
-	// A title or first heading that is a status line or an error's name;
-	// on a page with the text of an article, a title says nothing (an
-	// encyclopedia entry on "Internal server error" is an article).
-	for _, t := range in.titles() {
-		if in.mainRunes >= leadMaxPage || in.articlePage() {
-			break
-		}
-		for _, seg := range titleParts(t) {
-			if code, ok := statusPart(seg); ok && !notFoundCode(code) {
-				return code, "title " + quote(t)
-			}
-			if p, ok := firstPhrase(seg, errorTitles); ok && seg == p && (in.mainRunes < wallThin || !genericErrorTitles[p]) {
-				return 0, "title " + quote(t)
-			}
-		}
-	}
-	if in.mainRunes < wallThin {
-		if p, ok := firstPhrase(fold(in.text), errorPhrases); ok {
-			return 0, "page says " + strconv.Quote(p)
-		}
-	}
-	return 0, ""
-}
-
-// errorTitles are whole title segments of error pages.
-var errorTitles = phrases("internal server error", "service unavailable", "service temporarily unavailable",
-	"bad gateway", "gateway timeout", "gateway time out", "bad request", "method not allowed", "application error",
-	"runtime error", "server error", "database error", "unexpected error", "an error occurred", "error", "system error",
-	"web server is down", "connection timed out", "origin is unreachable", "temporarily unavailable", "too many requests",
-	"rate limited", "rate limit exceeded")
-
-// genericErrorTitles name no status: they count only on a thin page.
-var genericErrorTitles = map[string]bool{"error": true, "server error": true, "system error": true, "an error occurred": true,
-	"unexpected error": true, "application error": true, "runtime error": true, "database error": true}
-
-// errorPhrases are sentences of generic error pages, on a thin page.
-var errorPhrases = phrases("error establishing a database connection", "an error occurred while processing your request",
-	"an error occurred in the application and your page could not be served", "the server encountered an internal error",
-	"the server is temporarily unable to service your request", "web server is returning an unknown error",
-	"the web server reported a bad gateway error", "the web server reported a gateway time out error")
 
 // errorishTitle returns the page's title when it reads like an error page,
 // for a deep link that landed on the home page.
@@ -589,7 +552,7 @@ func errorishTitle(in *pageInfo) string {
 		}
 	}
 	if in.mainRunes < soft404Thin {
-		if s := notFoundSentence(fold(in.text)); s != "" {
+		if s := notFoundSentence(fold(unquoted(in.prose.String()))); s != "" {
 			if t := in.bestTitle(); t != "" {
 				return t
 			}

@@ -47,7 +47,7 @@ func TestSoft404Titles(t *testing.T) {
 				body += articleText
 			}
 			v := Classify(page200(doc(title, body)), Citation{}, Standard)
-			if v.Outcome != Invalid || !strings.HasPrefix(v.Reason, "soft 404: ") {
+			if v.Outcome != Invalid || !strings.HasPrefix(v.Reason, "soft 404 [") {
 				t.Errorf("title %q (long %v) = %v %q, want a soft 404", title, long, v.Outcome, v.Reason)
 			}
 		}
@@ -83,25 +83,25 @@ func TestNotSoft404Titles(t *testing.T) {
 func TestSoft404Templates(t *testing.T) {
 	for _, tc := range []struct{ name, body, reason string }{
 		{"tomcat", `<html><head><title>Apache Tomcat/7.0.76 - Error report</title></head><body><h1>HTTP Status 404 - /robots.txt</h1><p><b>type</b> Status report</p><p><b>description</b> The requested resource is not available.</p></body></html>`,
-			"soft 404: Java server error report 404"},
+			`soft 404 [server-template]: Java server error report 404, title "Apache Tomcat/7.0.76 - Error report"`},
 		{"tomcat 9", `<html><head><title>HTTP Status 404 – Not Found</title></head><body><h1>HTTP Status 404 – Not Found</h1><p>The origin server did not find a current representation for the target resource.</p><h3>Apache Tomcat/9.0.82</h3></body></html>`,
-			"soft 404: HTTP status page 404"},
+			`soft 404 [server-template]: HTTP status page 404, title "HTTP Status 404 – Not Found"`},
 		{"jboss", `<html><head><title>JBoss Web/7.0.13.Final - JBWEB000064: Error report</title></head><body><h1>JBWEB000065: HTTP Status 404 - /x</h1><p>JBWEB000124: The requested resource is not available.</p></body></html>`,
-			"soft 404: Java server error report 404"},
+			`soft 404 [server-template]: Java server error report 404, title "JBoss Web/7.0.13.Final - JBWEB000064: Error report"`},
 		{"iis detailed", `<html><head><title>IIS 10.0 Detailed Error - 404.0 - Not Found</title></head><body><div id="content"><div class="content-container"><h3>HTTP Error 404.0 - Not Found</h3><h4>The resource you are looking for has been removed, had its name changed, or is temporarily unavailable.</h4></div>` + filler + `</div></body></html>`,
-			"soft 404: IIS detailed error 404"},
+			`soft 404 [server-template]: IIS detailed error 404, title "IIS 10.0 Detailed Error - 404.0 - Not Found"`},
 		{"iis simple", `<html><head><title>404 - File or directory not found.</title></head><body><div id="header"><h1>Server Error</h1></div><div id="content"><h2>404 - File or directory not found.</h2><h3>The resource you are looking for might have been removed, had its name changed, or is temporarily unavailable.</h3></div></body></html>`,
-			`soft 404: title "404 - File or directory not found."`},
+			`soft 404 [title-phrase]: title "404 - File or directory not found."`},
 		{"asp.net", `<html><head><title>The resource cannot be found.</title></head><body><span><h1>Server Error in '/' Application.<hr width=100% size=1 color=silver></h1><h2> <i>The resource cannot be found.</i> </h2></span><b> Description: </b>HTTP 404. The resource you are looking for (or one of its dependencies) could have been removed.</body></html>`,
-			"soft 404: ASP.NET error 404"},
+			`soft 404 [server-template]: ASP.NET error 404, title "The resource cannot be found."`},
 		{"whitelabel", `<html><body><h1>Whitelabel Error Page</h1><p>This application has no explicit mapping for /error, so you are seeing this as a fallback.</p><div>There was an unexpected error (type=Not Found, status=404).</div></body></html>`,
-			"soft 404: Spring Whitelabel error 404"},
+			`soft 404 [server-template]: Spring Whitelabel error 404, heading "Whitelabel Error Page"`},
 		{"express", `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Error</title></head><body><pre>Cannot GET /reports/2025/annual</pre></body></html>`,
-			`soft 404: Express "Cannot GET" 404`},
+			`soft 404 [server-template]: Express "Cannot GET" 404, title "Error"`},
 		{"nginx", `<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>`,
-			`soft 404: title "404 Not Found"`},
+			`soft 404 [title-phrase]: title "404 Not Found"`},
 		{"parked domain", doc("example-widgets.com", `<h1>This domain is for sale!</h1><p>Buy this domain today. Fast and secure transfer.</p>`),
-			`soft 404: placeholder page ("this domain is for sale")`},
+			`soft 404 [placeholder]: heading "This domain is for sale!"`},
 	} {
 		v := Classify(page200(tc.body), Citation{}, Standard)
 		if v.Outcome != Invalid || v.Reason != tc.reason {
@@ -110,7 +110,7 @@ func TestSoft404Templates(t *testing.T) {
 	}
 	// A server template for another status is an error page: it escalates.
 	v := Classify(page200(`<html><head><title>Apache Tomcat/9.0 - Error report</title></head><body><h1>HTTP Status 500 – Internal Server Error</h1></body></html>`), Citation{}, Standard)
-	if v.Outcome != Escalate || !strings.HasPrefix(v.Reason, "error page: ") {
+	if v.Outcome != Escalate || !strings.HasPrefix(v.Reason, "error page [") {
 		t.Errorf("tomcat 500 = %v %q", v.Outcome, v.Reason)
 	}
 }
@@ -135,7 +135,7 @@ func TestSoft404MainText(t *testing.T) {
 		{"japanese", `<p>申し訳ありません。お探しのページは見つかりませんでした。</p>` + filler},
 	} {
 		v := Classify(page200(doc("Example Council", tc.body)), Citation{}, Standard)
-		if v.Outcome != Invalid || !strings.HasPrefix(v.Reason, "soft 404: ") {
+		if v.Outcome != Invalid || !strings.HasPrefix(v.Reason, "soft 404 [") {
 			t.Errorf("%s: %v %q, want a soft 404", tc.name, v.Outcome, v.Reason)
 		}
 	}
@@ -185,6 +185,8 @@ func TestFold(t *testing.T) {
 		"'quoted' word":          "quoted word",
 		"ページが見つかりません":            "ページが見つかりません",
 		"HTTP/1.1 404 Not Found": "http 1 1 404 not found",
+		// A spacing vowel sign (Mc) is part of its word, not a separator.
+		"पृष्ठ नहीं मिला।": "पृष्ठ नहीं मिला",
 	} {
 		if got := fold(in); got != want {
 			t.Errorf("fold(%q) = %q, want %q", in, got, want)

@@ -77,21 +77,79 @@ func notFoundPath(u *url.URL) bool {
 }
 
 // redirectSoft404: the cited URL was redirected to a /404 or /not-found
-// page (anchors.md §D "A redirect to the home page or to a /404 path").
-func redirectSoft404(p Page) string {
+// page (anchors.md §D "A redirect to the home page or to a /404 path"), or
+// a deep link was redirected to a search results page — what shops and
+// CMSs answer for a product or article they do not have (Magento's
+// "redirect to search" on a missing product, WordPress's redirect_guess
+// and search plugins, Amazon's /s?k=).
+func redirectSoft404(p Page) finding {
 	req, fin, ok := redirected(p)
 	if !ok || notFoundPath(req) {
-		return ""
+		return finding{}
 	}
 	if notFoundPath(fin) {
-		return "redirected to " + shortPath(fin)
+		return finding{"redirect-404-path", "redirected to " + evidence(shortPath(fin))}
 	}
 	for _, h := range p.Redirects {
 		if u := parseURL(h); u != nil && notFoundPath(u) {
-			return "redirected to " + shortPath(u)
+			return finding{"redirect-404-path", "redirected to " + evidence(shortPath(u))}
 		}
 	}
-	return ""
+	if deepLink(req) && !searchURL(req) && searchURL(fin) {
+		return finding{"redirect-search", "deep link redirected to a search page " + evidence(searchShown(fin))}
+	}
+	return finding{}
+}
+
+// searchSegments are the last path segments of search results pages, in
+// the languages of the phrase tables.
+var searchSegments = map[string]bool{
+	"search": true, "searches": true, "search-results": true, "searchresults": true, "search_results": true,
+	"suche": true, "suchergebnisse": true, "recherche": true, "rechercher": true, "buscar": true, "busca": true,
+	"busqueda": true, "ricerca": true, "cerca": true, "zoeken": true, "zoekresultaten": true, "szukaj": true,
+	"wyszukiwanie": true, "hledat": true, "hledani": true, "hladat": true, "sok": true, "sog": true, "soeg": true,
+	"haku": true, "kereses": true, "cautare": true, "arama": true, "poisk": true, "otsing": true, "paieska": true,
+	"meklet": true, "iskanje": true, "pretraga": true, "cerca-risultati": true, "kensaku": true,
+}
+
+// searchKeys are query parameters that carry a search.
+var searchKeys = []string{"q", "s", "k", "query", "search", "keyword", "keywords", "term", "searchterm", "search_query", "text", "qs"}
+
+// searchURL reports a search results page: a path that ends in a search
+// segment (/search, /suche, /catalogsearch/result/), or the home page or
+// Amazon's /s with a search query (/?s=…, /s?k=…).
+func searchURL(u *url.URL) bool {
+	segs := segments(u)
+	if n := len(segs); n > 0 {
+		last := strings.TrimSuffix(strings.TrimSuffix(segs[n-1], ".php"), ".html")
+		if searchSegments[last] || (n >= 2 && segs[n-2] == "catalogsearch") {
+			return true
+		}
+	}
+	if !homePath(u) && !(len(segs) == 1 && segs[0] == "s") {
+		return false
+	}
+	q := u.Query()
+	for _, k := range searchKeys {
+		// Drupal without clean URLs routes by ?q=node/123: a path is a
+		// route, not a search.
+		if q.Has(k) && !strings.Contains(q.Get(k), "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// searchShown is a search URL's path and query, for a reason.
+func searchShown(u *url.URL) string {
+	s := u.EscapedPath()
+	if s == "" {
+		s = "/"
+	}
+	if u.RawQuery != "" {
+		s += "?" + u.RawQuery
+	}
+	return cutRunes(s, 120)
 }
 
 // deepLinkToHome: a deep link (≥ 2 path segments, or an id, or an article
@@ -200,11 +258,12 @@ var subscribeSegments = map[string]bool{
 }
 
 // loginRedirect: the cited URL was redirected to a sign-in or subscription
-// page — a login wall as a browser would meet it.
-func loginRedirect(p Page) string {
+// page — a login wall as a browser would meet it. It returns the wall and
+// the path it was redirected to.
+func loginRedirect(p Page) (wall, to string) {
 	req, fin, ok := redirected(p)
 	if !ok {
-		return ""
+		return "", ""
 	}
 	kind := func(u *url.URL) string {
 		host := strings.ToLower(u.Hostname())
@@ -227,15 +286,16 @@ func loginRedirect(p Page) string {
 		return ""
 	}
 	if kind(req) != "" {
-		return ""
+		return "", ""
 	}
+	to = strings.ToLower(fin.Hostname()) + shortPath(fin)
 	switch kind(fin) {
 	case "login":
-		return "login wall (redirected to a sign-in page)"
+		return "login wall (redirected to a sign-in page)", to
 	case "subscription":
-		return "subscription wall (redirected to a subscription page)"
+		return "subscription wall (redirected to a subscription page)", to
 	}
-	return ""
+	return "", ""
 }
 
 // shortPath is u's path (and query marker) for a reason, capped.

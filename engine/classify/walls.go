@@ -210,74 +210,76 @@ const (
 	wallTiny = 400
 )
 
-// detectWall names the bot wall behind a response, or returns "".
-func detectWall(p Page, st int, in *pageInfo) string {
+// detectWall names the bot wall behind a response (its finding's detail
+// starts with the vendor), or returns the zero finding.
+func detectWall(p Page, st int, in *pageInfo) finding {
 	h := p.Header
 	// Cloudflare documents cf-mitigated: challenge on every challenge page
 	// ("challenge" is the only value); AWS WAF names its action.
 	if strings.EqualFold(header(h, "Cf-Mitigated"), "challenge") {
-		return "cloudflare challenge"
+		return finding{"challenge-header", "cloudflare challenge, header " + evidence("cf-mitigated: challenge")}
 	}
 	switch a := strings.ToLower(header(h, "X-Amzn-Waf-Action")); a {
 	case "captcha", "challenge", "block":
-		return "aws waf " + a
+		return finding{"challenge-header", "aws waf " + a + ", header " + evidence("x-amzn-waf-action: "+a)}
 	}
 	if st == 999 {
-		return "linkedin 999"
+		return finding{"http-999", "linkedin 999, " + statusLine(st)}
 	}
 	blocking := blockingStatus(st)
 	if blocking {
-		if v := headerVendor(h); v != "" {
-			return v + " (http " + strconv.Itoa(st) + ")"
+		if v, ev := headerVendor(h); v != "" {
+			return finding{"vendor-header", v + " (http " + strconv.Itoa(st) + "), header " + evidence(ev)}
 		}
 	}
 	if in == nil || (len(in.raw) == 0 && in.text == "" && in.pTitle == "") {
-		return ""
+		return finding{}
 	}
 	if in.mainRunes < identMaxText {
-		if v := findIdent(in); v != "" {
-			return v
+		if f := findIdent(in); f.ok() {
+			return f
 		}
 	}
 	if in.mainRunes < 2*wallThin {
 		for _, w := range wallTitlesDistinct {
-			if titleIs(in, w.p) {
-				return w.vendor
+			if t := titleIs(in, w.p); t != "" {
+				return finding{"challenge-title", w.vendor + ", title " + evidence(t)}
 			}
 		}
 	}
 	errorStatus := st >= 400 || blocking
 	thin := in.mainRunes < wallThin
 	if thin || errorStatus {
-		if v := wallPhrase(in); v != "" {
-			return v
+		if f := wallPhrase(in); f.ok() {
+			return f
 		}
-		if v := wallTitle(in); v != "" {
-			return v
+		if f := wallTitle(in); f.ok() {
+			return f
 		}
 	}
 	// A real 401/402/404/410 page (a login page, a payment page, a 404
 	// page): only a challenge overrides its status.
 	if st == 401 || st == 402 || st == 404 || st == 410 {
-		return ""
+		return finding{}
 	}
 	if errorStatus {
-		if v := findPresence(in, wallCaptcha); v != "" {
-			return v
+		if f := findPresence(in, wallCaptcha, "captcha-widget", ""); f.ok() {
+			return f
 		}
-		return findPresence(in, wallPresence)
+		return findPresence(in, wallPresence, "vendor-script", " (http "+strconv.Itoa(st)+")")
 	}
 	if in.mainRunes < wallThin && !loginPage(in) {
-		if v := findPresence(in, wallCaptcha); v != "" {
+		if f := findPresence(in, wallCaptcha, "captcha-widget", ""); f.ok() {
 			if in.mainRunes < wallTiny {
-				return v
+				return f
 			}
-			if _, ok := firstPhrase(fold(in.text), captchaWords); ok {
-				return v
+			if w, ok := firstPhrase(fold(in.text), captchaWords); ok {
+				f.detail += ", page says " + evidence(w)
+				return f
 			}
 		}
 	}
-	return ""
+	return finding{}
 }
 
 // blockingStatus: statuses that bot walls answer with (anchors.md §D: 403
@@ -292,99 +294,114 @@ func blockingStatus(st int) bool {
 	return false
 }
 
-// headerVendor names a WAF from headers or cookies; callers only use it
-// together with a blocking status.
-func headerVendor(h http.Header) string {
+// headerVendor names a WAF from headers or cookies, and the header that
+// shows it; callers only use it together with a blocking status.
+func headerVendor(h http.Header) (vendor, shown string) {
 	if h == nil {
-		return ""
+		return "", ""
 	}
 	srv := strings.ToLower(header(h, "Server"))
+	hdr := func(name string) string { return strings.ToLower(name) + ": " + header(h, name) }
 	switch {
-	case header(h, "X-Datadome") != "" || header(h, "X-Datadome-Cid") != "" || cookieNamed(h, "datadome"):
-		return "datadome"
-	case header(h, "X-Iinfo") != "" || strings.EqualFold(header(h, "X-Cdn"), "Incapsula") || cookieNamed(h, "visid_incap_", "incap_ses_"):
-		return "imperva"
+	case header(h, "X-Datadome") != "":
+		return "datadome", hdr("X-Datadome")
+	case header(h, "X-Datadome-Cid") != "":
+		return "datadome", hdr("X-Datadome-Cid")
+	case cookieNamed(h, "datadome"):
+		return "datadome", "set-cookie: datadome=…"
+	case header(h, "X-Iinfo") != "":
+		return "imperva", hdr("X-Iinfo")
+	case strings.EqualFold(header(h, "X-Cdn"), "Incapsula"):
+		return "imperva", hdr("X-Cdn")
+	case cookieNamed(h, "visid_incap_", "incap_ses_"):
+		return "imperva", "set-cookie: incap_ses_…"
 	case hasHeaderPrefix(h, "X-Kpsdk-"):
-		return "kasada"
+		return "kasada", "x-kpsdk-…"
 	case header(h, "X-Amzn-Waf-Action") != "":
-		return "aws waf"
+		return "aws waf", hdr("X-Amzn-Waf-Action")
 	case header(h, "Crawler-Error") != "":
-		return "cloudflare crawler-error"
-	case strings.Contains(srv, "akamaighost") || cookieNamed(h, "_abck", "ak_bmsc"):
-		return "akamai"
-	case header(h, "X-Sucuri-Id") != "" || strings.Contains(srv, "sucuri"):
-		return "sucuri"
+		return "cloudflare crawler-error", hdr("Crawler-Error")
+	case strings.Contains(srv, "akamaighost"):
+		return "akamai", hdr("Server")
+	case cookieNamed(h, "_abck", "ak_bmsc"):
+		return "akamai", "set-cookie: _abck=…"
+	case header(h, "X-Sucuri-Id") != "":
+		return "sucuri", hdr("X-Sucuri-Id")
+	case strings.Contains(srv, "sucuri"):
+		return "sucuri", hdr("Server")
 	case strings.Contains(srv, "ddos-guard"):
-		return "ddos-guard"
+		return "ddos-guard", hdr("Server")
 	}
-	return ""
+	return "", ""
 }
 
-// findIdent returns the vendor of the first challenge identifier in the
-// body.
-func findIdent(in *pageInfo) string {
+// findIdent finds the first challenge identifier in the body.
+func findIdent(in *pageInfo) finding {
 	raw := in.rawLower()
 	if raw == "" {
-		return ""
+		return finding{}
 	}
 	for _, m := range wallIdents {
 		if strings.Contains(raw, m.pat) {
-			return m.vendor
+			return finding{"challenge-marker", m.vendor + ", marker " + evidence(m.pat)}
 		}
 	}
 	// Akamai's reference page: "Access Denied" plus "Reference #".
-	if in.mainRunes < wallThin && strings.Contains(in.lowText(), "reference #") && titleIs(in, accessDeniedTitles) {
-		return "akamai"
+	if in.mainRunes < wallThin && strings.Contains(in.lowText(), "reference #") {
+		if t := titleIs(in, accessDeniedTitles); t != "" {
+			return finding{"challenge-marker", "akamai, title " + evidence(t) + ", page says " + evidence("reference #")}
+		}
 	}
-	return ""
+	return finding{}
 }
 
-// findPresence returns the vendor of the first marker of list in the body.
-func findPresence(in *pageInfo, list []struct{ pat, vendor string }) string {
+// findPresence finds the first marker of list in the body; the finding
+// carries rule and, after the vendor, note.
+func findPresence(in *pageInfo, list []struct{ pat, vendor string }, rule, note string) finding {
 	raw := in.rawLower()
 	for _, m := range list {
 		if strings.Contains(raw, m.pat) {
-			return m.vendor
+			return finding{rule, m.vendor + note + ", marker " + evidence(m.pat)}
 		}
 	}
-	return ""
+	return finding{}
 }
 
 // wallPhrase finds a challenge or block sentence in the readable text.
-func wallPhrase(in *pageInfo) string {
+func wallPhrase(in *pageInfo) finding {
 	f := fold(in.text)
 	for _, w := range wallPhrases {
-		if _, ok := firstPhrase(f, w.p); ok {
-			return w.vendor
+		if p, ok := firstPhrase(f, w.p); ok {
+			return finding{"block-phrase", w.vendor + ", page says " + evidence(p)}
 		}
 	}
-	return ""
+	return finding{}
 }
 
-// wallTitle names the wall a title or first heading belongs to: one of its
-// segments is a wall title.
-func wallTitle(in *pageInfo) string {
+// wallTitle finds the wall a title or first heading belongs to: one of
+// its segments is a wall title.
+func wallTitle(in *pageInfo) finding {
 	for _, w := range wallTitleList {
-		if titleIs(in, w.p) {
-			return w.vendor
+		if t := titleIs(in, w.p); t != "" {
+			return finding{"block-title", w.vendor + ", title " + evidence(t)}
 		}
 	}
-	return ""
+	return finding{}
 }
 
-// titleIs reports a title, og:title, rung title or first heading with a
-// segment equal to one of the phrases.
-func titleIs(in *pageInfo, list []phrase) bool {
+// titleIs returns the title, og:title, rung title or first heading with
+// a segment equal to one of the phrases, or "".
+func titleIs(in *pageInfo, list []phrase) string {
 	for _, t := range in.titles() {
 		for _, seg := range titleParts(t) {
 			for _, p := range list {
 				if seg == p.text {
-					return true
+					return t
 				}
 			}
 		}
 	}
-	return false
+	return ""
 }
 
 // titles are the strings that name the page: <title>, og:title, the rung's

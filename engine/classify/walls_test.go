@@ -32,8 +32,8 @@ func TestWallsAnyStatus(t *testing.T) {
 			p := page200(tc.body)
 			p.StatusCode = st
 			v := Classify(p, Citation{}, Standard)
-			if v.Outcome != Escalate || v.Reason != "bot wall: "+tc.vendor {
-				t.Errorf("%s (http %d) = %v %q, want escalate %q", tc.name, st, v.Outcome, v.Reason, "bot wall: "+tc.vendor)
+			if v.Outcome != Escalate || !strings.HasPrefix(v.Reason, "bot wall [") || !strings.Contains(v.Reason, "]: "+tc.vendor) {
+				t.Errorf("%s (http %d) = %v %q, want escalate for %q", tc.name, st, v.Outcome, v.Reason, tc.vendor)
 			}
 		}
 	}
@@ -57,8 +57,8 @@ func TestNotWalls(t *testing.T) {
 // redirect done by script, is not meaningful content.
 func TestTitleOnlyAndShells(t *testing.T) {
 	for _, tc := range []struct{ name, body, reason string }{
-		{"js challenge: title and no text", `<html><head><title>example.org</title><script src="/149e9513-01fa/ips.js"></script></head><body></body></html>`, "no meaningful content (title only)"},
-		{"js redirect shell", `<html><head><title>Example News</title><script>window.location.href="/story?id=1&js=1";</script></head><body><noscript>Please enable JavaScript.</noscript></body></html>`, "no meaningful content (a redirect by script or meta refresh)"},
+		{"js challenge: title and no text", `<html><head><title>example.org</title><script src="/149e9513-01fa/ips.js"></script></head><body></body></html>`, `no meaningful content [title-only]: title "example.org", 0 chars of text`},
+		{"js redirect shell", `<html><head><title>Example News</title><script>window.location.href="/story?id=1&js=1";</script></head><body><noscript>Please enable JavaScript.</noscript></body></html>`, `no meaningful content [redirect-shell]: a redirect by script or meta refresh, title "Example News"`},
 	} {
 		v := Classify(page200(tc.body), Citation{}, Standard)
 		if v.Outcome != Escalate || v.Reason != tc.reason {
@@ -73,13 +73,13 @@ func TestTitleOnlyAndShells(t *testing.T) {
 func TestLoginWalls(t *testing.T) {
 	terms := strings.Repeat("<p>This is a U.S. Government information system for authorized use only. Use of this system constitutes consent to monitoring, recording and audit.</p>", 40)
 	for _, tc := range []struct{ name, body, reason string }{
-		{"bank", doc("Online Banking | Example Bank", `<h1>Welcome</h1><form action="/auth/login" method="post"><input name="user"><input type="password" name="pw"><button>Sign in</button></form>`), "paywall: login wall (sign-in page)"},
-		{"staffing portal with long terms", doc("Example Staffing - Sign In", `<form action="/account/signin"><input name="UserName"><input type="password" name="Password"></form>`+terms), "paywall: login wall (sign-in page)"},
-		{"outlook web app", doc("Outlook Web App", `<form action="/owa/auth.owa" method="POST"><input id="username" name="username"><input id="password" type="password" name="password"><span>Sign in</span></form>`), "paywall: login wall (sign-in page)"},
-		{"wordpress", doc("Log In ‹ Example Site — WordPress", `<div id="login"><form name="loginform" id="loginform" action="https://example.org/wp-login.php" method="post"><input type="text" name="log"><input type="password" name="pwd"></form><p><a href="/">← Go to Example Site</a></p></div>`), "paywall: login wall (sign-in page)"},
-		{"polish app login", doc("Logowanie", `<form action="/Konto/LogOn" method="post"><input name="UserName"><input type="password" name="Password"><input type="submit" value="ZALOGUJ SIE"></form><p>Nie masz konta? Zarejestruj sie</p>`), "paywall: login wall (sign-in page)"},
-		{"two-step sign-in", doc("Sign in – Example Accounts", `<h1>Sign in</h1><form action="/v3/signin/identifier"><input type="email" name="identifier"><button>Next</button></form>`), "paywall: login wall (sign-in page)"},
-		{"members-only teaser", doc("Port congestion eases | Trade Weekly", `<article><h1>Port congestion eases</h1><p>Container queues shrank to their lowest level in two years in January.</p><div><h2>Members only</h2><p>Join now or sign in to read the full story.</p></div></article>`), `paywall: subscription wall ("to read the full story")`},
+		{"bank", doc("Online Banking | Example Bank", `<h1>Welcome</h1><form action="/auth/login" method="post"><input name="user"><input type="password" name="pw"><button>Sign in</button></form>`), `paywall [login-page]: login wall (sign-in page), title "Online Banking | Example Bank"`},
+		{"staffing portal with long terms", doc("Example Staffing - Sign In", `<form action="/account/signin"><input name="UserName"><input type="password" name="Password"></form>`+terms), `paywall [login-page]: login wall (sign-in page), title "Example Staffing - Sign In"`},
+		{"outlook web app", doc("Outlook Web App", `<form action="/owa/auth.owa" method="POST"><input id="username" name="username"><input id="password" type="password" name="password"><span>Sign in</span></form>`), `paywall [login-page]: login wall (sign-in page), title "Outlook Web App"`},
+		{"wordpress", doc("Log In ‹ Example Site — WordPress", `<div id="login"><form name="loginform" id="loginform" action="https://example.org/wp-login.php" method="post"><input type="text" name="log"><input type="password" name="pwd"></form><p><a href="/">← Go to Example Site</a></p></div>`), `paywall [login-page]: login wall (sign-in page), title "Log In ‹ Example Site — WordPress"`},
+		{"polish app login", doc("Logowanie", `<form action="/Konto/LogOn" method="post"><input name="UserName"><input type="password" name="Password"><input type="submit" value="ZALOGUJ SIE"></form><p>Nie masz konta? Zarejestruj sie</p>`), `paywall [login-page]: login wall (sign-in page), title "Logowanie"`},
+		{"two-step sign-in", doc("Sign in – Example Accounts", `<h1>Sign in</h1><form action="/v3/signin/identifier"><input type="email" name="identifier"><button>Next</button></form>`), `paywall [login-page]: login wall (sign-in page), title "Sign in – Example Accounts"`},
+		{"members-only teaser", doc("Port congestion eases | Trade Weekly", `<article><h1>Port congestion eases</h1><p>Container queues shrank to their lowest level in two years in January.</p><div><h2>Members only</h2><p>Join now or sign in to read the full story.</p></div></article>`), `paywall [subscription-phrase]: subscription wall, page says "to read the full story"`},
 	} {
 		v := Classify(page200(tc.body), Citation{}, Standard)
 		if v.Outcome != Paywalled || v.Reason != tc.reason {

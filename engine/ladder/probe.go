@@ -62,6 +62,7 @@ const (
 // probeResult is what a shape's probes came to.
 type probeResult struct {
 	fp     *classify.Fingerprint // nil: nothing to compare with
+	probe  string                // the probe whose answer fp is, its random name elided (evidence)
 	detail string                // why nothing is compared, for tests and logs
 }
 
@@ -74,37 +75,43 @@ type probeEntry struct {
 type siteProbes struct {
 	mu     sync.Mutex
 	m      map[string]*probeEntry
-	shapes map[string]int // shapes probed per host
+	shapes map[string]int         // shapes probed per host
+	first  map[string]*probeEntry // each host's first shape
 }
 
 // get returns the shape's probe result, running probe on the first call
 // and waiting (or giving up with ctx) on later ones. A host past its
-// budget of shapes gets ok=false without a request.
-func (s *siteProbes) get(ctx context.Context, host, shape string, probe func() probeResult) (probeResult, bool) {
+// budget of shapes sends no more probes: its shapes beyond the budget get
+// the host's first shape's answer, borrowed (it may show a script shell,
+// never a soft 404).
+func (s *siteProbes) get(ctx context.Context, host, shape string, probe func() probeResult) (res probeResult, borrowed, ok bool) {
 	s.mu.Lock()
 	if s.m == nil {
-		s.m, s.shapes = map[string]*probeEntry{}, map[string]int{}
+		s.m, s.shapes, s.first = map[string]*probeEntry{}, map[string]int{}, map[string]*probeEntry{}
 	}
 	e := s.m[shape]
 	if e == nil {
 		if s.shapes[host] >= probeShapesPerHost {
+			e, borrowed = s.first[host], true
+		} else {
+			s.shapes[host]++
+			e = &probeEntry{done: make(chan struct{})}
+			s.m[shape] = e
+			if s.first[host] == nil {
+				s.first[host] = e
+			}
 			s.mu.Unlock()
-			return probeResult{}, false
+			e.res = probe()
+			close(e.done)
+			return e.res, false, true
 		}
-		s.shapes[host]++
-		e = &probeEntry{done: make(chan struct{})}
-		s.m[shape] = e
-		s.mu.Unlock()
-		e.res = probe()
-		close(e.done)
-		return e.res, true
 	}
 	s.mu.Unlock()
 	select {
 	case <-e.done:
-		return e.res, true
+		return e.res, borrowed, true
 	case <-ctx.Done():
-		return probeResult{}, false
+		return probeResult{}, false, false
 	}
 }
 
@@ -131,6 +138,21 @@ func probeShape(cited string) string {
 		}
 		return r
 	}, strings.ToLower(segs[0])) + "/"
+}
+
+// elideProbe is a probe URL with its random name cut to the prefix, so
+// that notes stay the same from one run to the next; the event stream
+// shows the URL sent.
+func elideProbe(u string) string {
+	i := strings.Index(u, classify.ProbeName)
+	if i < 0 {
+		return u
+	}
+	j := i + len(classify.ProbeName)
+	for j < len(u) && strings.IndexByte("0123456789abcdef", u[j]) >= 0 {
+		j++
+	}
+	return u[:i] + classify.ProbeName + "…" + u[j:]
 }
 
 // probeTarget is one probe URL. A control is a URL the cited page's id
@@ -305,6 +327,7 @@ func (l *Ladder) runProbe(ctx context.Context, it *Item, host string, src *class
 	}
 	targets = targets[:min(len(targets), probeRequestsPerShape)]
 	var first *classify.Fingerprint
+	var firstURL string
 	controlled := false // a control was sent after a suspect first answer
 	for i, t := range targets {
 		a, ok := l.probeOnce(ctx, it, host, t.url, i+1)
@@ -320,17 +343,17 @@ func (l *Ladder) runProbe(ctx context.Context, it *Item, host string, src *class
 			return probeResult{detail: a.detail}
 		case !t.control:
 			if classify.Suspect(src, a.fp) == "" {
-				return probeResult{fp: a.fp}
+				return probeResult{fp: a.fp, probe: elideProbe(t.url)}
 			}
-			first = a.fp
+			first, firstURL = a.fp, t.url
 		case classify.SamePage(src, a.fp) == "":
-			return probeResult{fp: a.fp}
+			return probeResult{fp: a.fp, probe: elideProbe(t.url)}
 		}
 	}
 	if first != nil && !controlled && classify.SamePage(src, first) == "" {
 		// No control can be built (a page at the root of the path): the
 		// first answer stands, unless it named the cited page.
-		return probeResult{fp: first}
+		return probeResult{fp: first, probe: elideProbe(firstURL)}
 	}
 	return probeResult{detail: "no probe shape was informative (not compared)"}
 }
@@ -344,33 +367,37 @@ func (l *Ladder) checkAgainstProbe(ctx context.Context, it *Item, host string, p
 		return nil, ""
 	}
 	fp := classify.FingerprintOf(p)
-	res, ok := l.probes.get(ctx, host, probeShape(it.Fetch), func() probeResult { return l.runProbe(ctx, it, host, fp) })
+	res, borrowed, ok := l.probes.get(ctx, host, probeShape(it.Fetch), func() probeResult { return l.runProbe(ctx, it, host, fp) })
 	if !ok || res.fp == nil {
 		return nil, ""
 	}
 	why := classify.Like(fp, res.fp)
-	if why == "" || classify.SamePage(fp, res.fp) != "" || classify.NamesCitation(fp, it.Citation) {
+	if why == "" || classify.SamePage(fp, res.fp) != "" || classify.NamesCitation(fp, it.Citation) || borrowed && !fp.Shell() {
 		return nil, ""
 	}
 	if d.Status != record.StatusValid {
+		if borrowed {
+			return nil, ""
+		}
 		// A mismatch the probe confirms is the site's answer for a page it
 		// does not have.
-		return soft404(d, why), ""
+		return soft404(d, why, res.probe), ""
 	}
 	if fp.Shell() {
 		// Every path of a script-rendered site answers with the same
 		// shell: that proves nothing about the cited page, but the direct
 		// rung did not see its content either. A browser rung might.
-		return nil, "no meaningful content (the site answers every path with the same page: " + why + ")"
+		return nil, "no meaningful content [site-probe-shell]: the site answers " + strconv.Quote(res.probe) + " with the same page (" + why + ")"
 	}
-	return soft404(d, why), ""
+	return soft404(d, why, res.probe), ""
 }
 
 // soft404 is the invalid decision of a page the probe showed to be the
 // site's answer for a page it does not have.
-func soft404(d Decision, why string) *Decision {
+func soft404(d Decision, why, probe string) *Decision {
 	out := Decision{Verdict: record.Verdict{Status: record.StatusInvalid, URL: d.URL, HTTPStatus: d.HTTPStatus,
-		Notes: "online ladder: direct_fetch; soft 404 [site-probe]: answers like a page that does not exist (" + why + ")"},
+		Notes: "online ladder: direct_fetch; soft 404 [site-probe]: answers like a page that does not exist (" + why +
+			"; probe " + strconv.Quote(probe) + ")"},
 		Rung: d.Rung, Redirects: d.Redirects}
 	return &out
 }
