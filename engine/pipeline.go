@@ -17,6 +17,9 @@ import (
 // RunArgs configures the whole pipeline on one run directory.
 type RunArgs struct {
 	ManifestPath string `json:"manifest_path"`
+	// RunDir is the directory `run DIR` was given (its manifest.json is
+	// ManifestPath): the run must be that directory (see loadRunArgs).
+	RunDir       string `json:"run_dir,omitempty"`
 	IncludeWave2 *bool  `json:"include_wave2,omitempty"`
 	// SourceTitles are section titles extract reads like "Sources"; nil
 	// takes run-config.json's (see ExtractArgs.SourceTitles).
@@ -140,7 +143,7 @@ type pipeline struct {
 // inputs (the default offline fixtures file included), checks every output
 // path, and loads the records a limited re-run keeps.
 func (e *Engine) openPipeline(a RunArgs) (*pipeline, func(), error) {
-	run, err := LoadRun(a.ManifestPath)
+	run, err := loadRunArgs(a)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -398,7 +401,7 @@ type RunInfo struct {
 // Describe loads the manifest and run config the way Run will and reports
 // the run id, mode and tier, without touching anything.
 func (e *Engine) Describe(a RunArgs) (RunInfo, error) {
-	run, err := LoadRun(a.ManifestPath)
+	run, err := loadRunArgs(a)
 	if err != nil {
 		return RunInfo{}, err
 	}

@@ -27,6 +27,7 @@ type Command struct {
 	Render    engine.RenderArgs
 	Run       engine.RunArgs
 	Init      engine.InitArgs
+	Relocate  engine.RelocateArgs
 	Verify    verify.Args
 	// OutputFile is verify's agent output ("-" for stdin); for run,
 	// --verify names a synthesis file to verify after Gate C.
@@ -310,6 +311,12 @@ var specs = map[string]spec{
 			return nil
 		},
 	},
+	"relocate": {
+		summary: "make a copied or moved run directory its own run (points its manifest at it)",
+		usage:   "citegate relocate RUN_DIR",
+		exits:   "exit codes: 0 relocated (or already in place); 1 error envelope (nothing written); 2 usage error",
+		bind:    func(b *binder, c *Command) any { return nil },
+	},
 	"mcp": {
 		summary: "serve the tools to an agent over the Model Context Protocol (stdio)",
 		usage:   "citegate mcp [--allow-fetch] [network flags]",
@@ -350,7 +357,7 @@ func bindRun(b *binder, c *Command) {
 	bindNet(b, &c.Net)
 }
 
-var commandOrder = []string{"init", "run", "demo", "mcp", "extract", "normalize", "validate", "gate-c", "render", "verify"}
+var commandOrder = []string{"init", "run", "relocate", "demo", "mcp", "extract", "normalize", "validate", "gate-c", "render", "verify"}
 
 // Usage is the top-level help text.
 func Usage() string {
@@ -435,13 +442,13 @@ func Parse(args []string) (*Command, error) {
 		return parseFailure(c, err)
 	}
 	rest := fs.Args()
-	runDirManifest := ""
-	if name == "run" && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+	runDirManifest, runDir := "", ""
+	if (name == "run" || name == "relocate") && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
 		dir, err := filepath.Abs(rest[0])
 		if err != nil {
 			return nil, &UsageError{Command: name, Msg: err.Error()}
 		}
-		runDirManifest = filepath.Join(dir, "manifest.json")
+		runDir, runDirManifest = dir, filepath.Join(dir, "manifest.json")
 		// The flag package stops at the first operand; flags may follow RUN_DIR.
 		if err := fs.Parse(rest[1:]); err != nil {
 			return parseFailure(c, err)
@@ -472,12 +479,18 @@ func Parse(args []string) (*Command, error) {
 			apply()
 		}
 	})
-	if runDirManifest != "" {
+	if name == "relocate" {
+		if runDir == "" {
+			return nil, &UsageError{Command: name, Msg: "missing RUN_DIR: the run directory to relocate"}
+		}
+		c.Relocate.Dir = runDir
+	}
+	if name == "run" && runDirManifest != "" {
 		if c.Run.ManifestPath != "" && c.Run.ManifestPath != runDirManifest {
 			return nil, &UsageError{Command: name, Msg: fmt.Sprintf("give RUN_DIR or --manifest-path, not both (RUN_DIR means %s; --manifest-path says %s)",
 				runDirManifest, c.Run.ManifestPath)}
 		}
-		c.Run.ManifestPath = runDirManifest
+		c.Run.ManifestPath, c.Run.RunDir = runDirManifest, runDir
 	}
 	if name == "init" {
 		if err := absInitPaths(c); err != nil {
