@@ -296,7 +296,7 @@ var specs = map[string]spec{
 	},
 	"init": {
 		summary: "create a run directory from your wave markdown files, ready for run",
-		usage:   "citegate init [DIR] [--waves FILE|DIR ...] [--waves2 FILE|DIR ...] [--mode offline|online] [--tier basic|standard|thorough] [--fixtures-template] [flags]",
+		usage:   "citegate init [DIR] [--waves FILE|DIR ...] [--waves2 FILE|DIR ...] [--mode offline|online] [--tier basic|standard|thorough] [--fixtures-template] [--source-titles T,...] [flags]",
 		exits:   "exit codes: 0 written; 1 error envelope (nothing written); 2 usage error",
 		bind: func(b *binder, c *Command) any {
 			a := &c.Init
@@ -308,6 +308,7 @@ var specs = map[string]spec{
 			b.str("query", &a.Query, "the research question, for the manifest (default: the first wave file's title)")
 			b.boolean("fixtures-template", &a.FixturesTemplate, "offline mode: write offline-fixtures.json listing every cited URL as valid, to edit")
 			b.boolean("force", &a.Force, "replace files the directory already has")
+			b.list("source-titles", &a.SourceTitles, "also read the sections with these titles, comma-separated, like Sources (e.g. References,Bibliography); written into run-config.json effective.citations.source_section_titles")
 			return nil
 		},
 	},
