@@ -242,6 +242,9 @@ func (e *Engine) stages(ctx context.Context, p *pipeline, a RunArgs, em *emitter
 	if err != nil {
 		return err
 	}
+	if p.v.reach.down() {
+		markNotChecked(p.g, len(p.v.reach.unreached))
+	}
 
 	if err := stage("render"); err != nil {
 		return err
