@@ -249,7 +249,7 @@ func (e *Engine) stages(ctx context.Context, p *pipeline, a RunArgs, em *emitter
 	if err := stage("render"); err != nil {
 		return err
 	}
-	if p.md, p.mdDigest, err = render(run.Manifest.RunID, p.v.records); err != nil {
+	if p.md, p.mdDigest, err = render(run.Manifest.RunID, p.v.records, p.warnings()...); err != nil {
 		return err
 	}
 
@@ -331,6 +331,12 @@ func (e *Engine) encode(ctx context.Context, p *pipeline) (*encoded, error) {
 	return &out, nil
 }
 
+// warnings are the run's warnings, in the order they were found: extract's,
+// then validate's.
+func (p *pipeline) warnings() []string {
+	return append(slices.Clone(p.x.warnings), p.v.warnings...)
+}
+
 // summarize is the run's result on stdout, and its audit lines (the same
 // the individual tools would write).
 func (e *Engine) summarize(p *pipeline, out *encoded, reason string) *RunSummary {
@@ -346,7 +352,7 @@ func (e *Engine) summarize(p *pipeline, out *encoded, reason string) *RunSummary
 	sum := &RunSummary{
 		OK: true, RunID: run.Manifest.RunID, Mode: in.cfg.mode, ModeSource: in.cfg.modeSource, ValidationTier: in.cfg.tier,
 		Artifacts: art, TotalFound: x.totalFound, UniqueFound: len(x.unique), UniqueNormalized: len(nz.normalized),
-		Counts: countStatuses(v.records), Warnings: append(slices.Clone(x.warnings), v.warnings...),
+		Counts: countStatuses(v.records), Warnings: p.warnings(),
 		GateC: GateCSummary{Status: g.Status, Metrics: g.Metrics, Warnings: g.Update.C.Warnings, Notes: g.Update.C.Notes},
 		InputsDigests: map[string]string{"extract": x.digest, "normalize": nz.digest, "validate": v.digest,
 			"gate_c": g.InputsDigest, "render": p.mdDigest},

@@ -27,6 +27,11 @@ func downDial(_ context.Context, network, _ string) (net.Conn, error) {
 	return nil, &net.OpError{Op: "dial", Net: network, Err: os.NewSyscallError("connect", syscall.ENETUNREACH)}
 }
 
+// downGuard is a guard on a machine without network.
+func downGuard() []netguard.Option {
+	return []netguard.Option{netguard.WithResolver(downDNS{}), netguard.WithDialContext(downDial)}
+}
+
 // fastPolicy retries the direct rung once, quickly.
 const fastPolicy = `{"schema_version":"run_policy.v1","citations_ladder_policy_v1":{` +
 	`"direct_fetch_max_attempts":2,"backoff_initial_ms":1,"backoff_max_ms":2}}`
@@ -60,7 +65,7 @@ func offlineNetRun(t *testing.T) testRun {
 func TestNetworkUnreachableIsNotAPass(t *testing.T) {
 	r := offlineNetRun(t)
 	e := newEngine()
-	e.GuardOptions = []netguard.Option{netguard.WithResolver(downDNS{}), netguard.WithDialContext(downDial)}
+	e.GuardOptions = downGuard()
 	sum, events, err := collect(t, e, bg, RunArgs{ManifestPath: r.Manifest, OnlineFixturesPath: r.path("online.json")}, nil)
 	if err != nil {
 		t.Fatal(err)
