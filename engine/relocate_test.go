@@ -63,6 +63,13 @@ func TestRunDirMustBeTheManifestRoot(t *testing.T) {
 	if _, err := e.Describe(a); !errors.As(err, &ee) || ee.Code != CodeRunDirMoved {
 		t.Errorf("describe on a copy: %v", err)
 	}
+	// run_dir alone (MCP, --args-json) names DIR/manifest.json.
+	if _, err := e.Run(bg, RunArgs{RunDir: cp.Root}, nil); !errors.As(err, &ee) || ee.Code != CodeRunDirMoved {
+		t.Errorf("run_dir alone on a copy: %v", err)
+	}
+	if _, err := e.Run(bg, RunArgs{RunDir: "rel"}, nil); !errors.As(err, &ee) || ee.Code != CodeInvalidArgs {
+		t.Errorf("relative run_dir: %v", err)
+	}
 	for _, root := range []string{orig.Root, cp.Root} {
 		if entries, _ := os.ReadDir(root); len(entries) != 3 {
 			t.Errorf("%s: %d entries after a refused run, want the 3 copied", root, len(entries))

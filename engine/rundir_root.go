@@ -15,15 +15,25 @@ const CodeRunDirMoved = "RUN_DIR_MOVED"
 // must be that directory: its manifest's root is DIR, and no path the
 // manifest configures leads out of it, so that nothing outside DIR is read
 // or written.
+// A RunDir without ManifestPath (run_dir alone, over MCP or --args-json)
+// means DIR/manifest.json.
 func loadRunArgs(a RunArgs) (*Run, error) {
-	run, err := LoadRun(a.ManifestPath)
+	dir, aerr := requireAbs("run_dir", a.RunDir, false)
+	if aerr != nil {
+		return nil, aerr
+	}
+	manifest := a.ManifestPath
+	if manifest == "" && dir != "" {
+		manifest = filepath.Join(dir, "manifest.json")
+	}
+	run, err := LoadRun(manifest)
 	if err != nil {
 		return nil, err
 	}
-	if a.RunDir == "" {
+	if dir == "" {
 		return run, nil
 	}
-	if err := checkRunDir(run, filepath.Clean(a.RunDir)); err != nil {
+	if err := checkRunDir(run, dir); err != nil {
 		return nil, err
 	}
 	return run, nil
