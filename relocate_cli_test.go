@@ -134,7 +134,8 @@ func TestCopiedRunDirNeverTouchesTheOriginal(t *testing.T) {
 	sameSnapshot(t, "run on the copy", before, snapshot(t, orig))
 
 	code, out, errOut = invoke(t, "relocate", "copy")
-	if code != cli.ExitOK || !strings.Contains(out, `"previous_root": `+strconvQuote(orig)) {
+	if code != cli.ExitOK || !strings.Contains(out, `"previous_root": `+strconvQuote(orig)) ||
+		!strings.Contains(errOut, "next 1: citegate run "+cp) {
 		t.Fatalf("relocate: exit %d\n%s\n%s", code, out, errOut)
 	}
 	code, out, errOut = invoke(t, "run", "copy", "--headless")

@@ -49,8 +49,6 @@ func Execute(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		res, err = d.Engine.GateC(ctx, c.GateC)
 	case "render":
 		res, err = d.Engine.Render(ctx, c.Render)
-	case "relocate":
-		res, err = d.Engine.Relocate(ctx, c.Relocate)
 	case "run":
 		if interactive(c, s) {
 			return runInteractive(ctx, d, c.Run, s, interactiveOptions{logFile: c.LogFile, verifyFile: c.OutputFile, junitFile: c.JUnitFile})
@@ -60,6 +58,8 @@ func Execute(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		return runDemo(ctx, d, c, s)
 	case "init":
 		return runInit(ctx, d, c, s)
+	case "relocate":
+		return runRelocate(ctx, d, c, s)
 	case "mcp":
 		return runMCP(ctx, d, c, s)
 	case "verify":
