@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 )
 
@@ -51,7 +52,16 @@ const maxNearMisses = 64
 // the links that parse finds and the first did not belong to the nearest
 // near miss above them. Only near misses with links are returned, in line
 // order. A file without candidate lines costs one pass over its lines.
+//
+// A file the second parse finds beyond a limit (see limits), which the
+// first did not, has no near misses: the count is a courtesy, and a wave
+// file Sources reads must not become an error because of it. The error
+// returned is ctx's.
 func NearMisses(ctx context.Context, src []byte, opt SourcesOptions, read []Link) ([]NearMiss, error) {
+	return nearMisses(ctx, src, opt, read, &defaultLimits)
+}
+
+func nearMisses(ctx context.Context, src []byte, opt SourcesOptions, read []Link, lim *limits) ([]NearMiss, error) {
 	titles := newTitleSet(opt.Titles)
 	cands := nearMissCandidates(src, titles)
 	if len(cands) == 0 {
@@ -70,7 +80,11 @@ func NearMisses(ctx context.Context, src []byte, opt SourcesOptions, read []Link
 		}
 		lines[c.Line-1] = []byte("###### Sources" + nl)
 	}
-	links, err := SourcesWith(ctx, bytes.Join(lines, nil), SourcesOptions{Titles: widened})
+	links, _, err := meteredSources(ctx, bytes.Join(lines, nil), newTitleSet(widened), lim)
+	var limit *LimitError
+	if errors.As(err, &limit) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 )
@@ -57,5 +58,29 @@ func TestNearMisses(t *testing.T) {
 				t.Errorf("got %q, want %q", g, tt.want)
 			}
 		})
+	}
+}
+
+// A file whose near misses, made sections, go beyond a parse limit that the
+// file itself stays within has no near misses, not an error: Sources reads
+// it, and the count must not make it unreadable.
+func TestNearMissesBeyondALimit(t *testing.T) {
+	src := []byte("## Sources\n- https://a.example/1\n\n## References\n- https://bücher.example/straße\n")
+	lim := defaultLimits
+	lim.urlBudget = 1
+	read, _, err := meteredSources(context.Background(), src, defaultTitles, &lim)
+	if err != nil || len(read) != 1 {
+		t.Fatalf("Sources: %v, %v", read, err)
+	}
+	if got, err := nearMisses(context.Background(), src, SourcesOptions{}, read, &lim); err != nil || got != nil {
+		t.Errorf("near misses %v, %v; want none and no error", got, err)
+	}
+	if got, _ := nearMisses(context.Background(), src, SourcesOptions{}, read, &defaultLimits); len(got) != 1 {
+		t.Errorf("within the limits: %v, want the References list", got)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := nearMisses(ctx, src, SourcesOptions{}, read, &defaultLimits); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
 	}
 }
