@@ -58,7 +58,9 @@ type ExtractResult struct {
 	InputsDigest      string `json:"inputs_digest"`
 	// Warnings name the entries of the wave directories that were not
 	// read (symlinks, FIFOs and other irregular files; see walkMarkdown),
-	// so that a Gate C computed without them does not pass silently.
+	// then, file by file, a wave file that gave no URL and each list of
+	// sources the Sources rule skipped (fileWarnings), so that a Gate C
+	// computed without them does not pass silently.
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -105,7 +107,8 @@ type extraction struct {
 	raw     map[string]string
 	foundBy FoundByDoc
 	digest  string
-	// warnings name the wave directory entries that were skipped.
+	// warnings name the wave directory entries that were skipped, then
+	// each file's fileWarnings.
 	warnings []string
 	// texts are the provenance items' link texts, indexed only when the
 	// live ladder will need them (extract's withTexts).
@@ -129,6 +132,9 @@ type scannedFile struct {
 	blob  *strings.Builder
 	links []scannedLink
 	texts []string
+	// warnings say that the file gave no URL, and name the lists of
+	// sources the Sources rule skipped (fileWarnings).
+	warnings []string
 }
 
 // scannedLink is one provenance item: spans of its file's blob.
@@ -299,6 +305,7 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 			s.kept++
 			seen[it.URLOriginal] = s
 		}
+		x.warnings = append(x.warnings, found.warnings...)
 		*found = scannedFile{}
 	}
 	var rank []int32
@@ -587,12 +594,11 @@ func scanFile(ctx context.Context, root string, f waveFile, opt parse.SourcesOpt
 	}
 	links, err := parse.SourcesWith(ctx, data, opt)
 	if err != nil {
-		var limit *parse.LimitError
-		if errors.As(err, &limit) {
-			return out, newError(CodeInvalidInput, "wave file too complex to parse",
-				map[string]any{"path": f.abs, "line": limit.Line, "reason": limit.Reason})
-		}
-		return out, err
+		return out, parseError(f.abs, err)
+	}
+	near, err := parse.NearMisses(ctx, data, opt, links)
+	if err != nil {
+		return out, parseError(f.abs, err)
 	}
 	base := filepath.Base(f.abs)
 	out.wave, out.pid, out.rel = f.wave, strings.TrimSuffix(base, filepath.Ext(base)), relPOSIX(root, f.abs)
@@ -633,7 +639,18 @@ func scanFile(ctx context.Context, root string, f waveFile, opt parse.SourcesOpt
 			out.texts = append(out.texts, l.Text)
 		}
 	}
+	out.warnings = fileWarnings(out.rel, len(out.links), near)
 	return out, nil
+}
+
+// parseError maps a wave file's parse failure to the envelope.
+func parseError(path string, err error) error {
+	var limit *parse.LimitError
+	if errors.As(err, &limit) {
+		return newError(CodeInvalidInput, "wave file too complex to parse",
+			map[string]any{"path": path, "line": limit.Line, "reason": limit.Reason})
+	}
+	return err
 }
 
 // lineSeen is the set of URLs already kept from the current line. Links come

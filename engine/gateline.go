@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -13,12 +14,20 @@ import (
 // counter calls only the status invalid so:
 //
 //	Gate C fail: 73/85 validated; must not cite: 7 invalid, 3 blocked, 2 mismatch; 0 uncategorized.
-func GateCLine(status string, c GateCounts) string {
+//
+// A run that could not reach the network was not checked, whatever the
+// counts say (warnings holds GateWarningNetworkUnreachable): the line
+// says so first.
+func GateCLine(status string, c GateCounts, warnings ...string) string {
 	if c.Total <= 0 {
 		return "Gate C failed: NO_URLS_EXTRACTED"
 	}
-	return fmt.Sprintf("Gate C %s: %d/%d validated; must not cite: %s; %d uncategorized.", status, c.Validated, c.Total,
+	line := fmt.Sprintf("Gate C %s: %d/%d validated; must not cite: %s; %d uncategorized.", status, c.Validated, c.Total,
 		MustNotCite(c.Invalid-c.Blocked-c.Mismatch, c.Blocked, c.Mismatch, 0), c.Uncategorized)
+	if slices.Contains(warnings, GateWarningNetworkUnreachable) {
+		line = "Gate C not checked: network unreachable; " + strings.TrimPrefix(line, "Gate C ")
+	}
+	return line
 }
 
 // MustNotCite names the must-not-cite statuses with their counts, in the

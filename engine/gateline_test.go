@@ -39,6 +39,18 @@ func TestGateCLine(t *testing.T) {
 			t.Errorf("%s: GateCLine = %q, want %q", tc.name, got, tc.want)
 		}
 	}
+	for _, tc := range []struct {
+		name, want string
+		warnings   []string
+	}{
+		{"not checked", "Gate C not checked: network unreachable; fail: 18/20 validated; must not cite: 2 blocked; 0 uncategorized.",
+			[]string{GateWarningNetworkUnreachable}},
+		{"other warnings", "Gate C fail: 18/20 validated; must not cite: 2 blocked; 0 uncategorized.", []string{"INVALID_RATE_EXCEEDED"}},
+	} {
+		if got := GateCLine("fail", counts(18, 0, 2, 0, 0, 20), tc.warnings...); got != tc.want {
+			t.Errorf("%s: GateCLine = %q, want %q", tc.name, got, tc.want)
+		}
+	}
 }
 
 // TestRunSummaryGateLine: a run's summary carries the line, whose counts are

@@ -45,6 +45,10 @@ type InitArgs struct {
 	FixturesTemplate bool `json:"fixtures_template,omitempty"`
 	// Force replaces files init would otherwise refuse to overwrite.
 	Force bool `json:"force,omitempty"`
+	// SourceTitles are further section titles read like "Sources"
+	// (--source-titles), written into run-config.json's
+	// effective.citations.source_section_titles for every later run.
+	SourceTitles []string `json:"source_section_titles,omitempty"`
 }
 
 // InitResult is init's success envelope.
@@ -88,6 +92,10 @@ func (e *Engine) Init(ctx context.Context, a InitArgs) (*InitResult, error) {
 	if st, err := os.Stat(a.Dir); err == nil && !st.IsDir() {
 		return nil, newError(CodeInvalidArgs, "init: the run directory path is a file", map[string]any{"dir": a.Dir})
 	}
+	titles, err := sourceTitles(a.SourceTitles, &citationConfig{})
+	if err != nil {
+		return nil, err
+	}
 	waves, err := waveSources(a.Waves, "wave-1")
 	if err != nil {
 		return nil, err
@@ -127,7 +135,7 @@ func (e *Engine) Init(ctx context.Context, a InitArgs) (*InitResult, error) {
 		return nil, err
 	}
 	add("manifest.json", manifest)
-	cfg, err := jsonx.MarshalFile(initRunConfig(runID, now, sensitivity, a.Mode, a.Tier))
+	cfg, err := jsonx.MarshalFile(initRunConfig(runID, now, sensitivity, a.Mode, a.Tier, titles))
 	if err != nil {
 		return nil, err
 	}
@@ -141,13 +149,16 @@ func (e *Engine) Init(ctx context.Context, a InitArgs) (*InitResult, error) {
 		add(w.rel, w.data)
 		res.WaveFiles = append(res.WaveFiles, w.rel)
 	}
+	if res.Warnings, err = waveWarnings(ctx, all, titles); err != nil {
+		return nil, err
+	}
 	if a.Mode == ModeOffline && a.FixturesTemplate {
-		tmpl, n, warnings, err := fixturesTemplate(ctx, all)
+		tmpl, n, warnings, err := fixturesTemplate(ctx, all, titles)
 		if err != nil {
 			return nil, err
 		}
 		add("offline-fixtures.json", tmpl)
-		res.FixturesURLs, res.Warnings = &n, warnings
+		res.FixturesURLs, res.Warnings = &n, append(res.Warnings, warnings...)
 	} else if a.FixturesTemplate {
 		res.Warnings = append(res.Warnings, "--fixtures-template ignored: online mode fetches every URL")
 	}
@@ -273,11 +284,11 @@ func firstTitle(waves []waveFileSource) string {
 // fixturesTemplate lists every URL the waves cite, normalized as run
 // normalizes it (after redaction), each "valid", in collation order: the
 // offline fixtures format's map shape.
-func fixturesTemplate(ctx context.Context, waves []waveFileSource) ([]byte, int, []string, error) {
+func fixturesTemplate(ctx context.Context, waves []waveFileSource, titles []string) ([]byte, int, []string, error) {
 	seen := map[string]bool{}
 	var urls, warnings []string
 	for _, w := range waves {
-		links, err := parse.SourcesWith(ctx, w.data, parse.SourcesOptions{})
+		links, err := parse.SourcesWith(ctx, w.data, parse.SourcesOptions{Titles: titles})
 		if err != nil {
 			return nil, 0, nil, newError(CodeInvalidInput, "wave file too complex to parse", map[string]any{"path": w.rel, "reason": err.Error()})
 		}
@@ -331,14 +342,35 @@ func initManifest(runID, now, query, sensitivity, root string) map[string]any {
 	}
 }
 
-// initRunConfig is run-config.json with the mode and tier explicit.
-func initRunConfig(runID, now, sensitivity, mode, tier string) map[string]any {
+// initRunConfig is run-config.json with the mode and tier explicit, and
+// the further Sources titles when there are some.
+func initRunConfig(runID, now, sensitivity, mode, tier string, titles []string) map[string]any {
+	citations := map[string]any{"mode": mode, "validation_tier": tier,
+		"endpoints": map[string]any{"brightdata": nil, "apify": nil}}
+	if len(titles) > 0 {
+		citations["source_section_titles"] = titles
+	}
 	return map[string]any{
 		"schema_version": "run_config.v1", "run_id": runID, "created_at": now,
-		"effective": map[string]any{
-			"sensitivity": sensitivity,
-			"citations": map[string]any{"mode": mode, "validation_tier": tier,
-				"endpoints": map[string]any{"brightdata": nil, "apify": nil}},
-		},
+		"effective": map[string]any{"sensitivity": sensitivity, "citations": citations},
 	}
+}
+
+// waveWarnings are the warnings run would give about the waves' lists
+// (fileWarnings), said at init, when the waves are still easy to fix.
+func waveWarnings(ctx context.Context, waves []waveFileSource, titles []string) ([]string, error) {
+	var out []string
+	opt := parse.SourcesOptions{Titles: titles}
+	for _, w := range waves {
+		links, err := parse.SourcesWith(ctx, w.data, opt)
+		if err != nil {
+			return nil, parseError(w.rel, err)
+		}
+		near, err := parse.NearMisses(ctx, w.data, opt, links)
+		if err != nil {
+			return nil, parseError(w.rel, err)
+		}
+		out = append(out, fileWarnings(w.rel, len(links), near)...)
+	}
+	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
 // The JUnit report (`run --report-junit FILE`): one test case per citation so
@@ -23,6 +24,9 @@ import (
 //   - Gate C is one more test case (classname "citegate.gate"), failing when
 //     the gate fails, and its status, metrics and thresholds are suite
 //     properties;
+//   - the run's warnings (lists of sources skipped, network unreachable) are
+//     <system-err>, one a line, and Gate C's warning codes (NO_URLS_EXTRACTED,
+//     NETWORK_UNREACHABLE) the property gate_c.warnings;
 //   - timestamp is when the report was made (the one thing that varies
 //     between runs on the same inputs), hostname is "localhost" (the
 //     machine's name is not the report's business) and every time is 0: the
@@ -82,6 +86,9 @@ func (e *Engine) JUnitReport(sum *RunSummary) ([]byte, error) {
 		{"gate_c.uncategorized_url_rate", strconv.FormatFloat(m.UncategorizedURLRate, 'f', -1, 64)},
 		{"gate_c.thresholds", fmt.Sprintf("validated >= %v, invalid <= %v, uncategorized <= %v", GateMinValidatedRate, GateMaxInvalidRate, GateMaxUncategorizedRate)},
 	}
+	if len(sum.GateC.Warnings) > 0 {
+		s.Properties = append(s.Properties, junitProperty{"gate_c.warnings", strings.Join(sum.GateC.Warnings, ",")})
+	}
 	var cautions bytes.Buffer
 	for _, r := range records {
 		c := junitCase{Name: cmp.Or(r.URL, r.NormalizedURL), Classname: "citations." + hostForClass(r.NormalizedURL), Time: "0"}
@@ -103,6 +110,10 @@ func (e *Engine) JUnitReport(sum *RunSummary) ([]byte, error) {
 	s.Cases = append(s.Cases, gate)
 	s.Tests = len(s.Cases)
 	s.SystemOut = cautions.String()
+	// The run's warnings (lists skipped, network unreachable), one a line.
+	for _, w := range redactAll(sum.Warnings) {
+		s.SystemErr += w + "\n"
+	}
 	out, err := xml.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return nil, err

@@ -120,10 +120,21 @@ func (e *Engine) renderOnlineArtifacts(run *Run, in *validateInputs, v *validati
 		capture.EffectiveConfig.RunConfigPath = &cfg.runConfigPath
 	}
 	blocked := blockedDoc{SchemaVersion: "blocked_urls.v1", RunID: run.Manifest.RunID, GeneratedAt: generatedAt, Items: []blockedItem{}}
+	var netDown map[string]bool // the URLs the network failed, when it was down
+	if v.reach.down() {
+		netDown = map[string]bool{}
+		for _, u := range v.reach.unreached {
+			netDown[u] = true
+		}
+	}
 	for _, r := range v.records {
 		capture.Items = append(capture.Items, captureItem{r.NormalizedURL, r.URLOriginal, r.CID, r.Verdict(), r.CheckedAt})
 		if r.Status == StatusBlocked {
-			blocked.Items = append(blocked.Items, blockedItem{r.NormalizedURL, r.CID, r.Status, r.URL, r.Notes, blockedAction(r.Notes), r.FoundBy})
+			action := blockedAction(r.Notes)
+			if netDown[r.NormalizedURL] {
+				action = networkAction
+			}
+			blocked.Items = append(blocked.Items, blockedItem{r.NormalizedURL, r.CID, r.Status, r.URL, r.Notes, action, r.FoundBy})
 		}
 	}
 	var err error

@@ -17,6 +17,9 @@ import (
 // RunArgs configures the whole pipeline on one run directory.
 type RunArgs struct {
 	ManifestPath string `json:"manifest_path"`
+	// RunDir is the directory `run DIR` was given (its manifest.json is
+	// ManifestPath): the run must be that directory (see loadRunArgs).
+	RunDir       string `json:"run_dir,omitempty"`
 	IncludeWave2 *bool  `json:"include_wave2,omitempty"`
 	// SourceTitles are section titles extract reads like "Sources"; nil
 	// takes run-config.json's (see ExtractArgs.SourceTitles).
@@ -145,7 +148,7 @@ type pipeline struct {
 // inputs (the default offline fixtures file included), checks every output
 // path, and loads the records a limited re-run keeps.
 func (e *Engine) openPipeline(a RunArgs) (*pipeline, func(), error) {
-	run, err := LoadRun(a.ManifestPath)
+	run, err := loadRunArgs(a)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -259,11 +262,14 @@ func (e *Engine) stages(ctx context.Context, p *pipeline, a RunArgs, em *emitter
 	if err != nil {
 		return err
 	}
+	if p.v.reach.down() {
+		markNotChecked(p.g, len(p.v.reach.unreached))
+	}
 
 	if err := stage("render"); err != nil {
 		return err
 	}
-	if p.md, p.mdDigest, err = render(run.Manifest.RunID, p.v.records); err != nil {
+	if p.md, p.mdDigest, err = render(run.Manifest.RunID, p.v.records, p.warnings()...); err != nil {
 		return err
 	}
 
@@ -345,6 +351,12 @@ func (e *Engine) encode(ctx context.Context, p *pipeline) (*encoded, error) {
 	return &out, nil
 }
 
+// warnings are the run's warnings, in the order they were found: extract's,
+// then validate's.
+func (p *pipeline) warnings() []string {
+	return append(slices.Clone(p.x.warnings), p.v.warnings...)
+}
+
 // summarize is the run's result on stdout, and its audit lines (the same
 // the individual tools would write).
 func (e *Engine) summarize(p *pipeline, out *encoded, reason string) *RunSummary {
@@ -360,9 +372,9 @@ func (e *Engine) summarize(p *pipeline, out *encoded, reason string) *RunSummary
 	sum := &RunSummary{
 		OK: true, RunID: run.Manifest.RunID, Mode: in.cfg.mode, ModeSource: in.cfg.modeSource, ValidationTier: in.cfg.tier,
 		Artifacts: art, TotalFound: x.totalFound, UniqueFound: len(x.unique), UniqueNormalized: len(nz.normalized),
-		Counts: countStatuses(v.records), Warnings: append(slices.Clone(x.warnings), v.warnings...),
+		Counts: countStatuses(v.records), Warnings: p.warnings(),
 		GateC: GateCSummary{Status: g.Status, Metrics: g.Metrics, Warnings: g.Update.C.Warnings, Notes: g.Update.C.Notes,
-			Line: GateCLine(g.Status, g.counts)},
+			Line: GateCLine(g.Status, g.counts, g.Update.C.Warnings...)},
 		InputsDigests: map[string]string{"extract": x.digest, "normalize": nz.digest, "validate": v.digest,
 			"gate_c": g.InputsDigest, "render": p.mdDigest},
 		Verify: p.verified,
@@ -419,7 +431,7 @@ type RunInfo struct {
 // Describe loads the manifest and run config the way Run will and reports
 // the run id, mode and tier, without touching anything.
 func (e *Engine) Describe(a RunArgs) (RunInfo, error) {
-	run, err := LoadRun(a.ManifestPath)
+	run, err := loadRunArgs(a)
 	if err != nil {
 		return RunInfo{}, err
 	}

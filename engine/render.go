@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/citegate/citegate/engine/jsonx"
+	"github.com/citegate/citegate/netguard"
 	"github.com/citegate/citegate/parse/icu"
 )
 
@@ -44,6 +45,10 @@ type renderDigest struct {
 	Schema  string         `json:"schema"`
 	RunID   string         `json:"run_id"`
 	Records []renderRecord `json:"records"`
+	// The run's warnings are printed in the report but are not among the
+	// digested inputs: the digest is the reference's (a hand-edited
+	// fixture's warning must not change it), and the warnings follow from
+	// the inputs and the run, which other digests cover.
 }
 
 // synthesisLine tells the reader of the report what synthesis may do with a
@@ -63,19 +68,23 @@ func synthesisLine(s Status) string {
 
 // render builds validated-citations.md from redacted records (buildRecord
 // and readCitations redact): the reference layout, plus a
-// caution marker for paywalled sources and a may/must-not-cite line.
-func render(runID string, records []Citation) (func(w *bufio.Writer) error, string, error) {
+// caution marker for paywalled sources and a may/must-not-cite line, and
+// the run's warnings (see renderRecords).
+func render(runID string, records []Citation, warnings ...string) (func(w *bufio.Writer) error, string, error) {
 	rs := make([]renderRecord, len(records))
 	for i, r := range records {
 		rs[i] = renderRecord{strings.TrimSpace(r.NormalizedURL), strings.TrimSpace(r.CID), strings.TrimSpace(r.URL),
 			strings.TrimSpace(string(r.Status)), strings.TrimSpace(r.Title), strings.TrimSpace(r.Publisher)}
 	}
-	return renderRecords(runID, rs)
+	return renderRecords(runID, rs, warnings...)
 }
 
 // renderRecords lays out the report from trimmed, redacted fields; the
-// report is streamed into its file, one section per record.
-func renderRecords(runID string, rs []renderRecord) (func(w *bufio.Writer) error, string, error) {
+// report is streamed into its file, one section per record. warnings (the
+// run's: lists skipped, network unreachable) come after the counts, before
+// the citations, so that a reader of a report that looks complete learns
+// what was not checked; a run without them writes the reference's layout.
+func renderRecords(runID string, rs []renderRecord, warnings ...string) (func(w *bufio.Writer) error, string, error) {
 	icu.SortBy(rs, func(r renderRecord) string { return r.NormalizedURL }, func(r renderRecord) string { return r.CID })
 	var c Counts
 	unknown := 0
@@ -85,6 +94,7 @@ func renderRecords(runID string, rs []renderRecord) (func(w *bufio.Writer) error
 			unknown++
 		}
 	}
+	warnings = redactAll(warnings)
 	d, err := jsonx.Digest(renderDigest{Schema: "citations_render_md.inputs.v1", RunID: runID, Records: rs})
 	if err != nil {
 		return nil, "", err
@@ -97,6 +107,13 @@ func renderRecords(runID string, rs []renderRecord) (func(w *bufio.Writer) error
 		// named too, so the total adds up.
 		fmt.Fprintf(b, "Synthesis must not cite: %d (%s)\n\n", c.Invalid+c.Blocked+c.Mismatch+unknown,
 			MustNotCite(c.Invalid, c.Blocked, c.Mismatch, unknown))
+		if len(warnings) > 0 {
+			fmt.Fprintf(b, "Warnings: %d (the run did not check everything it was given)\n", len(warnings))
+			for _, w := range warnings {
+				fmt.Fprintf(b, "- %s\n", w)
+			}
+			_ = b.WriteByte('\n')
+		}
 		for _, r := range rs {
 			status := cmp.Or(r.Status, "(missing-status)")
 			if Status(r.Status) == StatusPaywalled {
@@ -114,6 +131,19 @@ func renderRecords(runID string, rs []renderRecord) (func(w *bufio.Writer) error
 		}
 		return nil
 	}, d, nil
+}
+
+// redactAll redacts each warning (they quote wave lines and paths) and
+// keeps each on one line of its own.
+func redactAll(ws []string) []string {
+	if len(ws) == 0 {
+		return nil
+	}
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = strings.Join(strings.Fields(netguard.RedactText(w)), " ")
+	}
+	return out
 }
 
 // Render runs the render tool.

@@ -95,6 +95,8 @@ type validation struct {
 	// fixture entries read leniently, provider configurations that can
 	// never work (see EventWarning) — in the order they were reported.
 	warnings []string
+	// reach tallies what the live URLs' direct fetches came to.
+	reach reachCount
 }
 
 type validateDigest struct {
@@ -403,6 +405,7 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 	rungs := make([]string, len(work))
 	settled := make([]bool, len(work))
 	var live []ladder.Item
+	var reach reachCount
 	for i, w := range work {
 		d, ok := decide(guard, cfg, w, offline, online)
 		if rec, kept := lc.keep[w.rep.NormalizedURL]; !ok && kept {
@@ -479,6 +482,12 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 			d := decision{Verdict: ld.Verdict, rung: ld.Rung, redirects: ld.Redirects, checkedAt: at}
 			mu.Lock()
 			defer mu.Unlock()
+			switch {
+			case ld.Reached:
+				reach.reached++
+			case ld.Unreached:
+				reach.unreached = append(reach.unreached, it.URL)
+			}
 			if err := finish(it.Index, d); err != nil && firstErr == nil {
 				firstErr = err
 			}
@@ -491,6 +500,13 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 		}
 		if firstErr != nil {
 			return nil, firstErr
+		}
+		if reach.down() {
+			w := unreachableWarning(len(reach.unreached))
+			warnings = append(warnings, w)
+			if err := em.emit(ctx, Event{Kind: EventWarning, Total: len(work), Detail: w}); err != nil {
+				return nil, err
+			}
 		}
 	}
 
@@ -521,7 +537,7 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 	if err != nil {
 		return nil, err
 	}
-	return &validation{records: records, digest: digest, warnings: warnings}, nil
+	return &validation{records: records, digest: digest, warnings: warnings, reach: reach}, nil
 }
 
 // recordURL is the form a record's url and url_original take: the WHATWG

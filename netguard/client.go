@@ -182,7 +182,8 @@ func (g *Guard) hop(ctx context.Context, method, target string, header http.Head
 	req.Header = header.Clone()
 	resp, err := g.fetch.RoundTrip(req)
 	if err != nil {
-		return hopResult{err: fmt.Errorf("netguard: %s %s: %w", method, redacted(target), sendFailure(ctx, &tr, err))}
+		err = fmt.Errorf("netguard: %s %s: %w", method, redacted(target), sendFailure(ctx, &tr, err))
+		return hopResult{err: markUnreached(err, tr.connected.Load())}
 	}
 	defer resp.Body.Close()
 
@@ -222,11 +223,15 @@ func redirectLocation(resp *http.Response) (string, bool) {
 type hopTrace struct {
 	firstByte atomic.Bool
 	tlsFailed atomic.Bool
+	// connected is set once a connection opened (see Unreached).
+	connected atomic.Bool
 }
 
 func (t *hopTrace) clientTrace() *httptrace.ClientTrace {
 	return &httptrace.ClientTrace{
-		GotFirstResponseByte: func() { t.firstByte.Store(true) },
+		GotFirstResponseByte: func() { t.firstByte.Store(true); t.connected.Store(true) },
+		GotConn:              func(httptrace.GotConnInfo) { t.connected.Store(true) },
+		TLSHandshakeStart:    func() { t.connected.Store(true) },
 		TLSHandshakeDone: func(_ tls.ConnectionState, err error) {
 			if err != nil {
 				t.tlsFailed.Store(true)

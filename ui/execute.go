@@ -58,6 +58,8 @@ func Execute(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		return runDemo(ctx, d, c, s)
 	case "init":
 		return runInit(ctx, d, c, s)
+	case "relocate":
+		return runRelocate(ctx, d, c, s)
 	case "mcp":
 		return runMCP(ctx, d, c, s)
 	case "verify":

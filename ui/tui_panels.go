@@ -5,6 +5,7 @@ package ui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -121,9 +122,13 @@ func (m Model) gateLine() string {
 	if m.completed && m.summary != nil {
 		g := m.summary.GateC
 		vr, ir, ur = g.Metrics.ValidatedURLRate, g.Metrics.InvalidURLRate, g.Metrics.UncategorizedURLRate
-		if g.Status == "pass" {
+		switch {
+		case g.Status == "pass":
 			verdict = st.pass.Render("PASS") + " (final)"
-		} else {
+		case slices.Contains(g.Warnings, engine.GateWarningNetworkUnreachable):
+			// Nothing live was checked: not a verdict on the citations.
+			verdict = st.fail.Render("NOT CHECKED") + " (final)"
+		default:
 			verdict = st.fail.Render(strings.ToUpper(orDash(g.Status))) + " (final)"
 		}
 	} else {

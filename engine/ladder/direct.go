@@ -90,6 +90,7 @@ func (l *Ladder) directAttempt(ctx context.Context, it *Item, a int, r retrier) 
 	started := time.Now()
 	defer func() { o.elapsed = time.Since(started) }()
 	resp, head, err := l.fetch(ctx, host, it.Fetch, l.cfg.Tier == classify.Basic)
+	it.reach.note(ctx, resp, err)
 	if resp != nil {
 		o.status = resp.StatusCode
 	}

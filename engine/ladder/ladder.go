@@ -29,6 +29,8 @@ type Item struct {
 	// Citation is how the wave cited the URL (the classifier's mismatch
 	// rule and soft-404 guard read it).
 	Citation classify.Citation
+	// reach is what the direct attempts came to on the network.
+	reach reach
 }
 
 // Decision is how the ladder settled an item.
@@ -40,6 +42,13 @@ type Decision struct {
 	// Redirects are the redacted hops before the final URL of the direct
 	// fetch.
 	Redirects []string
+	// Reached marks an item a server answered (a direct fetch, DNS with
+	// NXDOMAIN, or a provider); Unreached one whose direct fetches were
+	// sent and all failed before any server answered (DNS or connect;
+	// netguard.Unreached) and that no provider settled. An item refused
+	// before any request is neither. A run whose live items include
+	// unreached ones and no reached one had no network.
+	Reached, Unreached bool
 }
 
 // Config is everything the ladder needs from the engine.
@@ -109,6 +118,7 @@ func (l *Ladder) check(ctx context.Context, it *Item) Decision {
 	var log attemptLog
 	d, ok, lastStatus := l.direct(ctx, it, &log)
 	if ok {
+		d.Reached = it.reach.reached
 		return d
 	}
 	for _, r := range l.rungs {
@@ -123,12 +133,13 @@ func (l *Ladder) check(ctx context.Context, it *Item) Decision {
 			log.add(r.name, "skipped", r.skip)
 		default:
 			if d, ok := l.provider(ctx, it, r, &log); ok {
+				d.Reached = true
 				return d
 			}
 		}
 	}
 	blocked := Decision{Verdict: record.Verdict{Status: record.StatusBlocked, Notes: "online ladder blocked: " + strings.Join(log, "; "),
-		URL: it.URL}, Rung: "ladder"}
+		URL: it.URL}, Rung: "ladder", Reached: it.reach.reached, Unreached: it.reach.unreached()}
 	if lastStatus != 0 {
 		// The record keeps what the site itself answered last.
 		blocked.HTTPStatus = &lastStatus

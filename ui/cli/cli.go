@@ -27,6 +27,7 @@ type Command struct {
 	Render    engine.RenderArgs
 	Run       engine.RunArgs
 	Init      engine.InitArgs
+	Relocate  engine.RelocateArgs
 	Verify    verify.Args
 	// OutputFile is verify's agent output ("-" for stdin); for run,
 	// --verify names a synthesis file to verify after Gate C.
@@ -295,7 +296,7 @@ var specs = map[string]spec{
 	},
 	"init": {
 		summary: "create a run directory from your wave markdown files, ready for run",
-		usage:   "citegate init [DIR] [--waves FILE|DIR ...] [--waves2 FILE|DIR ...] [--mode offline|online] [--tier basic|standard|thorough] [--fixtures-template] [flags]",
+		usage:   "citegate init [DIR] [--waves FILE|DIR ...] [--waves2 FILE|DIR ...] [--mode offline|online] [--tier basic|standard|thorough] [--fixtures-template] [--source-titles T,...] [flags]",
 		exits:   "exit codes: 0 written; 1 error envelope (nothing written); 2 usage error",
 		bind: func(b *binder, c *Command) any {
 			a := &c.Init
@@ -307,8 +308,15 @@ var specs = map[string]spec{
 			b.str("query", &a.Query, "the research question, for the manifest (default: the first wave file's title)")
 			b.boolean("fixtures-template", &a.FixturesTemplate, "offline mode: write offline-fixtures.json listing every cited URL as valid, to edit")
 			b.boolean("force", &a.Force, "replace files the directory already has")
+			b.list("source-titles", &a.SourceTitles, "also read the sections with these titles, comma-separated, like Sources (e.g. References,Bibliography); written into run-config.json effective.citations.source_section_titles")
 			return nil
 		},
+	},
+	"relocate": {
+		summary: "make a copied or moved run directory its own run (points its manifest at it)",
+		usage:   "citegate relocate RUN_DIR",
+		exits:   "exit codes: 0 relocated (or already in place); 1 error envelope (nothing written); 2 usage error",
+		bind:    func(b *binder, c *Command) any { return nil },
 	},
 	"mcp": {
 		summary: "serve the tools to an agent over the Model Context Protocol (stdio)",
@@ -350,7 +358,7 @@ func bindRun(b *binder, c *Command) {
 	bindNet(b, &c.Net)
 }
 
-var commandOrder = []string{"init", "run", "demo", "mcp", "extract", "normalize", "validate", "gate-c", "render", "verify"}
+var commandOrder = []string{"init", "run", "relocate", "demo", "mcp", "extract", "normalize", "validate", "gate-c", "render", "verify"}
 
 // Usage is the top-level help text.
 func Usage() string {
@@ -435,13 +443,13 @@ func Parse(args []string) (*Command, error) {
 		return parseFailure(c, err)
 	}
 	rest := fs.Args()
-	runDirManifest := ""
-	if name == "run" && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+	runDirManifest, runDir := "", ""
+	if (name == "run" || name == "relocate") && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
 		dir, err := filepath.Abs(rest[0])
 		if err != nil {
 			return nil, &UsageError{Command: name, Msg: err.Error()}
 		}
-		runDirManifest = filepath.Join(dir, "manifest.json")
+		runDir, runDirManifest = dir, filepath.Join(dir, "manifest.json")
 		// The flag package stops at the first operand; flags may follow RUN_DIR.
 		if err := fs.Parse(rest[1:]); err != nil {
 			return parseFailure(c, err)
@@ -472,12 +480,18 @@ func Parse(args []string) (*Command, error) {
 			apply()
 		}
 	})
-	if runDirManifest != "" {
+	if name == "relocate" {
+		if runDir == "" {
+			return nil, &UsageError{Command: name, Msg: "missing RUN_DIR: the run directory to relocate"}
+		}
+		c.Relocate.Dir = runDir
+	}
+	if name == "run" && runDirManifest != "" {
 		if c.Run.ManifestPath != "" && c.Run.ManifestPath != runDirManifest {
 			return nil, &UsageError{Command: name, Msg: fmt.Sprintf("give RUN_DIR or --manifest-path, not both (RUN_DIR means %s; --manifest-path says %s)",
 				runDirManifest, c.Run.ManifestPath)}
 		}
-		c.Run.ManifestPath = runDirManifest
+		c.Run.ManifestPath, c.Run.RunDir = runDirManifest, runDir
 	}
 	if name == "init" {
 		if err := absInitPaths(c); err != nil {

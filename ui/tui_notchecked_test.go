@@ -1,0 +1,27 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/citegate/citegate/engine"
+)
+
+// A run that reached no server is NOT CHECKED on the Gate C line, with the
+// warning above the table, not a bare FAIL that reads like bad citations.
+func TestGateLineNotChecked(t *testing.T) {
+	oc := make(chan Outcome, 1)
+	h := newHarness(t, TUIOptions{Outcome: oc})
+	h.script()
+	h.finishSlow(engine.StatusBlocked)
+	w := "network unreachable: none of the 2 URLs checked online reached a server (every DNS lookup or connection failed)"
+	h.events(0, engine.Event{Kind: engine.EventWarning, Total: 6, Detail: w})
+	sum := sampleSummary("fail")
+	sum.GateC.Warnings = []string{engine.GateWarningNetworkUnreachable}
+	sum.Warnings = []string{w}
+	h.complete(Outcome{Summary: sum}, oc)
+	v := h.view()
+	if !strings.Contains(v, "Gate C  NOT CHECKED (final)") || !strings.Contains(v, "⚠ network unreachable") {
+		t.Errorf("gate line or warning:\n%s", v)
+	}
+}
