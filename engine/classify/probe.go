@@ -56,6 +56,9 @@ type Fingerprint struct {
 	// search is the host and path of the search page the request was
 	// redirected to, if it was.
 	search string
+	// shell: the page has almost no text, or text that only asks for
+	// script or says it is loading (see Shell).
+	shell bool
 	words  map[string]bool
 	runes  int
 	hash   [32]byte
@@ -69,6 +72,7 @@ func FingerprintOf(p Page) *Fingerprint {
 	fp.redirected = len(p.Redirects) > 0
 	fp.headline = fold(cmpOr(in.h1, in.bestTitle()))
 	fp.places = placesOf(p, in)
+	fp.shell = in.mainRunes < titleOnlyText || in.mainRunes < shellText && (shellPage(in) || loadingText(in))
 	if f := parseURL(finalURL(p)); fp.redirected && f != nil && searchURL(f) {
 		fp.search = strings.ToLower(f.Host) + f.EscapedPath()
 	}
@@ -131,11 +135,19 @@ func Like(c, p *Fingerprint) string {
 	return ""
 }
 
-// Shell reports a page with almost no text of its own that was not
-// redirected: a page rendered by script, whose every path answers with the
-// same shell. That it looks like a missing page proves nothing about the
-// cited page; a thin page with words of its own, or a redirect, does.
-func (f *Fingerprint) Shell() bool { return f != nil && f.runes < shellText && !f.redirected }
+// Shell reports a page rendered by script, not redirected: almost no text
+// (under titleOnlyText runes), or under shellText runes that only ask for
+// script or say the page is loading. Every path of such a site answers
+// with the same shell, so that it looks like a missing page proves nothing
+// about the cited page. A thin page that says something of its own ("This
+// video isn't available anymore"), or a redirect, does prove it.
+func (f *Fingerprint) Shell() bool { return f != nil && f.shell && !f.redirected }
+
+// loadingText reports a page whose text says it is still loading.
+func loadingText(in *pageInfo) bool {
+	low := fold(in.text)
+	return strings.Contains(low, "loading") || strings.Contains(low, "please wait")
+}
 
 func jaccard(a, b map[string]bool) float64 {
 	if len(a) == 0 && len(b) == 0 {
@@ -262,11 +274,17 @@ func Suspect(c, p *Fingerprint) string {
 // wave names correctly is not a soft 404 by resemblance alone. Short or
 // generic link texts ("source", "link") prove nothing.
 func NamesCitation(fp *Fingerprint, c Citation) bool {
-	if fp == nil || fp.headline == "" || fp.search != "" {
+	if fp == nil || fp.search != "" {
 		// A search page echoes the words it was asked for.
 		return false
 	}
-	head := sigWords(fp.headline)
+	return headlineNames(fp.headline, c)
+}
+
+// headlineNames reports whether a page's folded headline is what the
+// citation calls it (see NamesCitation).
+func headlineNames(headline string, c Citation) bool {
+	head := sigWords(headline)
 	if len(head) < 2 {
 		return false
 	}

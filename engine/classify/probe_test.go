@@ -104,3 +104,20 @@ func TestSamePage(t *testing.T) {
 		}
 	}
 }
+
+func TestShell(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		shell      bool
+	}{
+		{"an empty app root", `<html><head><title>Fleet</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>`, true},
+		{"a loading message", `<html><head><title>Fleet</title></head><body><div id="app"><p>Loading dashboard, please wait…</p></div></body></html>`, true},
+		{"asks for script", `<html><head><title>Fleet</title></head><body><p>You need to enable JavaScript to run this app.</p></body></html>`, true},
+		{"a thin page that says something", `<html><head><title> - TubeHarbor</title></head><body><div class="reason">This video isn't available anymore</div><div>Go to home</div></body></html>`, false},
+	} {
+		fp := FingerprintOf(Page{RequestedURL: "https://a.example/x/y", StatusCode: 200, ContentType: "text/html", Body: []byte(tc.body)})
+		if fp.Shell() != tc.shell {
+			t.Errorf("%s: Shell = %v, want %v", tc.name, fp.Shell(), tc.shell)
+		}
+	}
+}

@@ -480,7 +480,7 @@ func contentSoft404(p Page, c Citation, in *pageInfo) finding {
 			// An article about the status ("HTTP Status 404 – what it
 			// means and how to fix it"): only its lead can say it is
 			// not found.
-			return leadSentence(in)
+			return leadSentence(in, c)
 		}
 		return finding{"title-phrase", "title " + evidence(t)}
 	}
@@ -489,7 +489,7 @@ func contentSoft404(p Page, c Citation, in *pageInfo) finding {
 			return finding{"heading-phrase", "heading " + evidence(h)}
 		}
 	}
-	return leadSentence(in)
+	return leadSentence(in, c)
 }
 
 // Articles about errors. A title that names a missing page next to a
@@ -519,8 +519,14 @@ func aboutError(in *pageInfo, t string) bool {
 // leadSentence finds a not-found sentence in the page's own prose: anywhere
 // on a thin page, in the lead of a page of ordinary length, in the opening
 // of a longer one (a not-found message over a product grid) unless the
-// page declares itself an article.
-func leadSentence(in *pageInfo) finding {
+// page declares itself an article. A page whose headline is what the
+// citation calls it ("Custom 404 pages", opening with "When a visitor
+// requests a page that does not exist, …") is that page, talking about
+// missing pages: a sentence does not outweigh its own headline.
+func leadSentence(in *pageInfo, c Citation) finding {
+	if headlineNames(fold(cmpOr(in.h1, in.bestTitle())), c) {
+		return finding{}
+	}
 	var s string
 	switch {
 	case in.mainRunes < soft404Thin:

@@ -299,3 +299,17 @@ func TestOtherRulesIgnoreExamples(t *testing.T) {
 		t.Errorf("database error page = %v %q", v.Outcome, v.Reason)
 	}
 }
+
+// TestLeadSentenceYieldsToTheCitedHeadline: a docs page about missing
+// pages opens with a sentence a not-found page would say; cited by its
+// own headline it is that page, not a soft 404.
+func TestLeadSentenceYieldsToTheCitedHeadline(t *testing.T) {
+	body := `<html><head><title>Error pages | Example Hosting Docs</title></head><body><main><article><h1>Error pages</h1>` +
+		`<p>When someone asks for a page that does not exist, Example Hosting answers with its own error screen and status 404. ` +
+		`Put a file called 404.html in the root of the site to replace it, then deploy again.</p>` +
+		`<p>Keep the status 404: an error page served with 200 is a soft 404, and crawlers report it.</p></article></main></body></html>`
+	p := Page{RequestedURL: "https://docs.example/guides/error-pages", StatusCode: 200, ContentType: "text/html", Body: []byte(body)}
+	if v := Classify(p, Citation{LinkText: "Error pages"}, Standard); v.Outcome != Valid {
+		t.Errorf("cited by its headline: %v %q, want valid", v.Outcome, v.Reason)
+	}
+}
