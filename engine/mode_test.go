@@ -135,7 +135,7 @@ func TestOnlineLiveLadderRunsOffline(t *testing.T) {
 				byURL[c.NormalizedURL] = c
 			}
 			dead := byURL["https://example.org/other"]
-			if dead.Status != StatusInvalid || !strings.Contains(dead.Notes, "no such host") || dead.CheckedAt == testUpdatedAt {
+			if dead.Status != StatusInvalid || !strings.Contains(dead.Notes, `no such host [dns-nxdomain]: host "example.org"`) || dead.CheckedAt == testUpdatedAt {
 				t.Errorf("live-checked record = %+v (checked_at must be the real check time)", dead)
 			}
 			if byURL[modeURL].Status != StatusValid {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/citegate/citegate/engine/classify"
@@ -99,7 +100,7 @@ func (l *Ladder) directAttempt(ctx context.Context, it *Item, a int, r retrier) 
 		// A disallowed target or a name that does not exist is a definitive
 		// answer, not a reason to ask a third party.
 		o.settled = true
-		o.d = Decision{Verdict: record.Verdict{Status: record.StatusInvalid, Notes: "online ladder: direct_fetch; " + netguard.Reason(err),
+		o.d = Decision{Verdict: record.Verdict{Status: record.StatusInvalid, Notes: "online ladder: direct_fetch; " + definitiveReason(it, err),
 			URL: it.URL}, Rung: rungDirect, Redirects: redirectsOf(resp)}
 	case err != nil && ctx.Err() != nil:
 		o.detail = "cancelled"
@@ -128,6 +129,17 @@ func (l *Ladder) directAttempt(ctx context.Context, it *Item, a int, r retrier) 
 		}
 	}
 	return o
+}
+
+// definitiveReason is the note of a fetch refused by the network policy or
+// of a name that does not exist: the rule in brackets and the host as
+// evidence, like the classifier's notes.
+func definitiveReason(it *Item, err error) string {
+	rule := "network-policy"
+	if errors.Is(err, netguard.ErrNoSuchHost) {
+		rule = "dns-nxdomain"
+	}
+	return netguard.Reason(err) + " [" + rule + "]: host " + strconv.Quote(hostOf(it.URL))
 }
 
 // redirectsOf lists the redacted hop URLs before the final one.
