@@ -110,6 +110,8 @@ type extraction struct {
 	// warnings name the wave directory entries that were skipped, then
 	// each file's fileWarnings.
 	warnings []string
+	// unchecked tallies what the warnings name (Gate C's line says it).
+	unchecked Unchecked
 	// texts are the provenance items' link texts, indexed only when the
 	// live ladder will need them (extract's withTexts).
 	texts linkTexts
@@ -133,8 +135,10 @@ type scannedFile struct {
 	links []scannedLink
 	texts []string
 	// warnings say that the file gave no URL, and name the lists of
-	// sources the Sources rule skipped (fileWarnings).
-	warnings []string
+	// sources the Sources rule skipped (fileWarnings); unchecked counts
+	// them.
+	warnings  []string
+	unchecked Unchecked
 }
 
 // scannedLink is one provenance item: spans of its file's blob.
@@ -259,7 +263,7 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 		return nil, err
 	}
 
-	x := &extraction{raw: map[string]string{}, warnings: w.warnings}
+	x := &extraction{raw: map[string]string{}, warnings: w.warnings, unchecked: Unchecked{Entries: len(w.warnings)}}
 	if withTexts {
 		x.texts = linkTexts{}
 	}
@@ -306,6 +310,9 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 			seen[it.URLOriginal] = s
 		}
 		x.warnings = append(x.warnings, found.warnings...)
+		x.unchecked.URLs += found.unchecked.URLs
+		x.unchecked.Lists += found.unchecked.Lists
+		x.unchecked.EmptyFiles += found.unchecked.EmptyFiles
 		*found = scannedFile{}
 	}
 	var rank []int32
@@ -640,6 +647,7 @@ func scanFile(ctx context.Context, root string, f waveFile, opt parse.SourcesOpt
 		}
 	}
 	out.warnings = fileWarnings(out.rel, len(out.links), near)
+	out.unchecked.add(len(out.links), near)
 	return out, nil
 }
 

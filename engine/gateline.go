@@ -18,12 +18,20 @@ import (
 // A run that could not reach the network was not checked, whatever the
 // counts say (warnings holds GateWarningNetworkUnreachable): the line
 // says so first.
-func GateCLine(status string, c GateCounts, warnings ...string) string {
+//
+// What the run was given but did not check (u) follows the counts.
+func GateCLine(status string, c GateCounts, u Unchecked, warnings ...string) string {
 	if c.Total <= 0 {
+		if s := u.String(); s != "" {
+			return "Gate C failed: NO_URLS_EXTRACTED; " + s
+		}
 		return "Gate C failed: NO_URLS_EXTRACTED"
 	}
 	line := fmt.Sprintf("Gate C %s: %d/%d validated; must not cite: %s; %d uncategorized.", status, c.Validated, c.Total,
 		MustNotCite(c.Invalid-c.Blocked-c.Mismatch, c.Blocked, c.Mismatch, 0), c.Uncategorized)
+	if s := u.String(); s != "" {
+		line = strings.TrimSuffix(line, ".") + "; " + s + "."
+	}
 	if slices.Contains(warnings, GateWarningNetworkUnreachable) {
 		line = "Gate C not checked: network unreachable; " + strings.TrimPrefix(line, "Gate C ")
 	}

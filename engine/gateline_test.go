@@ -35,7 +35,7 @@ func TestGateCLine(t *testing.T) {
 			"Gate C fail: 8/10 validated; must not cite: 1 invalid; 1 uncategorized."},
 		{"no URLs", "fail", counts(0, 0, 0, 0, 0, 0), "Gate C failed: NO_URLS_EXTRACTED"},
 	} {
-		if got := GateCLine(tc.status, tc.c); got != tc.want {
+		if got := GateCLine(tc.status, tc.c, Unchecked{}); got != tc.want {
 			t.Errorf("%s: GateCLine = %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -47,8 +47,21 @@ func TestGateCLine(t *testing.T) {
 			[]string{GateWarningNetworkUnreachable}},
 		{"other warnings", "Gate C fail: 18/20 validated; must not cite: 2 blocked; 0 uncategorized.", []string{"INVALID_RATE_EXCEEDED"}},
 	} {
-		if got := GateCLine("fail", counts(18, 0, 2, 0, 0, 20), tc.warnings...); got != tc.want {
+		if got := GateCLine("fail", counts(18, 0, 2, 0, 0, 20), Unchecked{}, tc.warnings...); got != tc.want {
 			t.Errorf("%s: GateCLine = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		u    Unchecked
+		want string
+	}{
+		{Unchecked{URLs: 8, Lists: 2, EmptyFiles: 1}, "Gate C pass: 10/10 validated; must not cite: none; 0 uncategorized; " +
+			"not checked: 8 URLs in 2 lists not read as Sources, 1 wave file with no URL (see warnings)."},
+		{Unchecked{URLs: 1, Lists: 1, Entries: 2}, "Gate C pass: 10/10 validated; must not cite: none; 0 uncategorized; " +
+			"not checked: 1 URL in 1 list not read as Sources, 2 wave entries not read (see warnings)."},
+	} {
+		if got := GateCLine("pass", counts(10, 0, 0, 0, 0, 10), tc.u); got != tc.want {
+			t.Errorf("GateCLine(%+v) = %q, want %q", tc.u, got, tc.want)
 		}
 	}
 }

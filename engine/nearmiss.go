@@ -13,6 +13,44 @@ import (
 // exact fix. Without them, a report whose agent titled its list
 // "**Sources:**" or "## References" passed Gate C on the rest.
 
+// Unchecked tallies what a run was given but did not check: URLs under
+// lists the Sources rule skipped, wave files that gave no URL, and wave
+// directory entries not read. Gate C's line names them, so that a pass
+// never reads as "everything was checked" when something was not.
+type Unchecked struct {
+	URLs, Lists, EmptyFiles, Entries int
+}
+
+// add counts one wave file's skipped lists and whether it was empty.
+func (u *Unchecked) add(urls int, near []parse.NearMiss) {
+	if urls == 0 {
+		u.EmptyFiles++
+	}
+	for _, m := range near {
+		u.Lists++
+		u.URLs += m.URLs
+	}
+}
+
+// String is the "not checked" clause of Gate C's line, "" when nothing was
+// left out.
+func (u Unchecked) String() string {
+	var parts []string
+	if u.URLs > 0 {
+		parts = append(parts, fmt.Sprintf("%d URL%s in %d list%s not read as Sources", u.URLs, plural(u.URLs), u.Lists, plural(u.Lists)))
+	}
+	if u.EmptyFiles > 0 {
+		parts = append(parts, fmt.Sprintf("%d wave file%s with no URL", u.EmptyFiles, plural(u.EmptyFiles)))
+	}
+	if u.Entries > 0 {
+		parts = append(parts, fmt.Sprintf("%d wave entr%s not read", u.Entries, map[bool]string{true: "y", false: "ies"}[u.Entries == 1]))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "not checked: " + strings.Join(parts, ", ") + " (see warnings)"
+}
+
 // sourceTitlesKey is where run-config.json keeps further Sources titles.
 const sourceTitlesKey = "run-config.json effective.citations.source_section_titles"
 

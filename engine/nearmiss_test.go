@@ -54,6 +54,10 @@ func TestSkippedSourceListsWarn(t *testing.T) {
 	if strings.Join(sum.Warnings, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(sum.Warnings, "\n"), strings.Join(want, "\n"))
 	}
+	// Gate C's line says what was not checked, whatever the gate decides.
+	if want := "not checked: 8 URLs in 2 lists not read as Sources, 1 wave file with no URL (see warnings)."; !strings.HasSuffix(sum.GateC.Line, want) {
+		t.Errorf("Gate C line %q, want it to end %q", sum.GateC.Line, want)
+	}
 	// The fix the warning names works.
 	sum, err = newEngine().Run(bg, RunArgs{ManifestPath: r.Manifest, SourceTitles: []string{"References"}}, nil)
 	if err != nil {

@@ -374,7 +374,7 @@ func (e *Engine) summarize(p *pipeline, out *encoded, reason string) *RunSummary
 		Artifacts: art, TotalFound: x.totalFound, UniqueFound: len(x.unique), UniqueNormalized: len(nz.normalized),
 		Counts: countStatuses(v.records), Warnings: p.warnings(),
 		GateC: GateCSummary{Status: g.Status, Metrics: g.Metrics, Warnings: g.Update.C.Warnings, Notes: g.Update.C.Notes,
-			Line: GateCLine(g.Status, g.counts, g.Update.C.Warnings...)},
+			Line: GateCLine(g.Status, g.counts, x.unchecked, g.Update.C.Warnings...)},
 		InputsDigests: map[string]string{"extract": x.digest, "normalize": nz.digest, "validate": v.digest,
 			"gate_c": g.InputsDigest, "render": p.mdDigest},
 		Verify: p.verified,

@@ -59,9 +59,9 @@ type Fingerprint struct {
 	// shell: the page has almost no text, or text that only asks for
 	// script or says it is loading (see Shell).
 	shell bool
-	words  map[string]bool
-	runes  int
-	hash   [32]byte
+	words map[string]bool
+	runes int
+	hash  [32]byte
 }
 
 // FingerprintOf summarises a page for Like. It never panics and does no I/O.
