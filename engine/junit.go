@@ -26,7 +26,8 @@ import (
 //     properties;
 //   - the run's warnings (lists of sources skipped, network unreachable) are
 //     <system-err>, one a line, and Gate C's warning codes (NO_URLS_EXTRACTED,
-//     NETWORK_UNREACHABLE) the property gate_c.warnings;
+//     NETWORK_UNREACHABLE) the property gate_c.warnings, and what the run was
+//     given but did not check the property gate_c.not_checked;
 //   - timestamp is when the report was made (the one thing that varies
 //     between runs on the same inputs), hostname is "localhost" (the
 //     machine's name is not the report's business) and every time is 0: the
@@ -88,6 +89,9 @@ func (e *Engine) JUnitReport(sum *RunSummary) ([]byte, error) {
 	}
 	if len(sum.GateC.Warnings) > 0 {
 		s.Properties = append(s.Properties, junitProperty{"gate_c.warnings", strings.Join(sum.GateC.Warnings, ",")})
+	}
+	if sum.GateC.NotChecked != "" {
+		s.Properties = append(s.Properties, junitProperty{"gate_c.not_checked", sum.GateC.NotChecked})
 	}
 	var cautions bytes.Buffer
 	for _, r := range records {

@@ -67,6 +67,10 @@ type GateCSummary struct {
 	// Line is the outcome for people, naming each must-not-cite status
 	// (GateCLine); the terminal, stderr and the JUnit report print it.
 	Line string `json:"line"`
+	// NotChecked says what the run was given but did not check (URLs in
+	// lists not read as Sources, wave files with no URL), "" when nothing:
+	// a pass covers only what was checked.
+	NotChecked string `json:"not_checked,omitempty"`
 }
 
 // RunSummary is what `citegate run` prints on stdout.
@@ -374,7 +378,7 @@ func (e *Engine) summarize(p *pipeline, out *encoded, reason string) *RunSummary
 		Artifacts: art, TotalFound: x.totalFound, UniqueFound: len(x.unique), UniqueNormalized: len(nz.normalized),
 		Counts: countStatuses(v.records), Warnings: p.warnings(),
 		GateC: GateCSummary{Status: g.Status, Metrics: g.Metrics, Warnings: g.Update.C.Warnings, Notes: g.Update.C.Notes,
-			Line: GateCLine(g.Status, g.counts, x.unchecked, g.Update.C.Warnings...)},
+			Line: GateCLine(g.Status, g.counts, x.unchecked, g.Update.C.Warnings...), NotChecked: x.unchecked.String()},
 		InputsDigests: map[string]string{"extract": x.digest, "normalize": nz.digest, "validate": v.digest,
 			"gate_c": g.InputsDigest, "render": p.mdDigest},
 		Verify: p.verified,

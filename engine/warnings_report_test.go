@@ -30,6 +30,9 @@ func TestWarningsReachTheReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkJUnitSchema(t, doc)
+	if !bytes.Contains(doc, []byte(`<property name="gate_c.not_checked" value="not checked: 8 URLs in 2 lists`)) {
+		t.Errorf("JUnit report lacks gate_c.not_checked:\n%s", doc)
+	}
 	for _, w := range sum.Warnings {
 		esc := strings.NewReplacer(`"`, "&#34;").Replace(w)
 		if !bytes.Contains(doc, []byte(esc)) {

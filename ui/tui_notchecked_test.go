@@ -25,3 +25,18 @@ func TestGateLineNotChecked(t *testing.T) {
 		t.Errorf("gate line or warning:\n%s", v)
 	}
 }
+
+// TestGateLinePartlyNotChecked: a pass over a run that skipped lists of
+// sources says so in the header, not only in the warnings.
+func TestGateLinePartlyNotChecked(t *testing.T) {
+	oc := make(chan Outcome, 1)
+	h := newHarness(t, TUIOptions{Outcome: oc})
+	h.script()
+	h.finishSlow(engine.StatusValid)
+	sum := sampleSummary("pass")
+	sum.GateC.NotChecked = "not checked: 3 URLs in 2 lists not read as Sources (see warnings)"
+	h.complete(Outcome{Summary: sum}, oc)
+	if v := h.view(); !strings.Contains(v, "Gate C  PASS (final, partly not checked)") {
+		t.Errorf("gate line:\n%s", v)
+	}
+}

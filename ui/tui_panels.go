@@ -123,6 +123,10 @@ func (m Model) gateLine() string {
 		g := m.summary.GateC
 		vr, ir, ur = g.Metrics.ValidatedURLRate, g.Metrics.InvalidURLRate, g.Metrics.UncategorizedURLRate
 		switch {
+		case g.Status == "pass" && g.NotChecked != "":
+			// A pass covers what was checked; the header says it was not
+			// everything (the line below and the warnings say what).
+			verdict = st.pass.Render("PASS") + " (final, " + st.fail.Render("partly not checked") + ")"
 		case g.Status == "pass":
 			verdict = st.pass.Render("PASS") + " (final)"
 		case slices.Contains(g.Warnings, engine.GateWarningNetworkUnreachable):
