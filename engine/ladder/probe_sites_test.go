@@ -166,10 +166,10 @@ func videoSite() siteFunc {
 // its search page, with the old slug as the query.
 func searchSite() siteFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case r.URL.Path == "/products/copper-kettle":
+		switch r.URL.Path {
+		case "/products/copper-kettle":
 			_, _ = w.Write([]byte(sitePage("Copper kettle - Kettle & Co", "", "Copper kettle", paras("copper kettles"))))
-		case r.URL.Path == "/search":
+		case "/search":
 			q := r.URL.Query().Get("q")
 			_, _ = w.Write([]byte(sitePage("Search: "+q+" - Kettle & Co", "", "Results for "+q,
 				"<p>We found products that may match "+q+". Filter by price, colour or brand, and sort by popularity "+
