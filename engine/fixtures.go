@@ -106,16 +106,74 @@ func loadFixtures(path, kind string) (*fixtureSet, error) {
 		return nil, readError(kind+" fixtures", path, kind+"_fixtures_path missing", err)
 	}
 	if spans, ok := statusMapSpans(data); ok && statusMapUsable(data, spans) {
+		if !spansNameURL(data, spans) {
+			return nil, notFixtures(path, kind)
+		}
 		return &fixtureSet{sourcePath: path, loadedFromFile: true, pending: &pendingStatusMap{kind, data, spans}}, nil
 	}
 	f, err := fixturesFromDoc(path, kind, data)
 	if err != nil {
 		return nil, err
 	}
+	if !f.namesURL() {
+		return nil, notFixtures(path, kind)
+	}
 	if err := f.index(); err != nil {
 		return nil, err
 	}
 	return f, nil
+}
+
+// notFixtures refuses a file that is JSON but not a fixtures file — a
+// credentials file, say — without a word of what it holds: its warnings
+// would otherwise quote its keys and values.
+func notFixtures(path, kind string) *Error {
+	return newError(CodeSchemaValidation, kind+" fixtures file is not a fixtures file: none of its entries names a URL "+
+		"(a key that is a URL, or normalized_url, url_original, url or cid). Its contents are not shown. "+
+		"A fixtures file maps each cited URL to its status, e.g. {\"https://example.org/a\": \"valid\"}",
+		map[string]any{"path": path, "schema": string(schema.Fixtures)})
+}
+
+// namesURL reports whether a file read by fixturesFromDoc is a fixtures
+// file: empty, or with at least one entry that names a URL. Entries that
+// name none match nothing, so a file of only those is not fixtures.
+func (f *fixtureSet) namesURL() bool {
+	if len(f.entries) == 0 && len(f.warnings) == 0 {
+		return true
+	}
+	for _, e := range f.entries {
+		if isURLish(e.NormalizedURL) || isURLish(e.URLOriginal) || isURLish(e.URL) || e.CID != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// spansNameURL is namesURL for a {"<url>": "<status>"} file before it is
+// read: empty, or some key is a URL.
+func spansNameURL(data []byte, spans []jsonSpan) bool {
+	for i := 0; i < len(spans); i += 2 {
+		if isURLish(spans[i].value(data)) {
+			return true
+		}
+	}
+	return len(spans) == 0
+}
+
+// isURLish reports a string that reads as an absolute URL: a scheme of
+// letters (digits, +, -, . after the first) followed by "://".
+func isURLish(s string) bool {
+	scheme, rest, ok := strings.Cut(strings.TrimSpace(s), "://")
+	if !ok || scheme == "" || rest == "" {
+		return false
+	}
+	for i, c := range scheme {
+		letter := (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+		if !letter && (i == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
 }
 
 // fixturesFromDoc reads any of the three shapes from the decoded document

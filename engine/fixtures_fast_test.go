@@ -157,7 +157,7 @@ func TestPendingFixturesReadAsBefore(t *testing.T) {
 	}
 	// A repeated key and an "items" key with a string value are the
 	// general reader's, read when the file is loaded, as before.
-	for _, doc := range []string{`{"https://a.example/": "valid", "https://a.example/": "blocked"}`, `{"items": "valid"}`} {
+	for _, doc := range []string{`{"https://a.example/": "valid", "https://a.example/": "blocked"}`, `{"items": "valid", "https://a.example/": "valid"}`} {
 		f, err := loadFixtures(write(doc), "offline")
 		if err != nil {
 			t.Fatalf("%s: %v", doc, err)
