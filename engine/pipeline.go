@@ -161,6 +161,9 @@ func (e *Engine) openPipeline(a RunArgs) (*pipeline, func(), error) {
 		return nil, nil, err
 	}
 	p, err := preparePipeline(run, a)
+	if err == nil {
+		err = e.askOnline(p.in.cfg)
+	}
 	if err != nil {
 		release()
 		return nil, nil, err

@@ -36,6 +36,13 @@ type Engine struct {
 	// the write phase, or wait there for a cancellation to arrive; nil in
 	// production.
 	CommitHook func(context.Context, fsx.Step)
+	// OnlineGate, when set, is asked before live online validation (a run
+	// or validate whose mode is online and not a dry run), with where the
+	// mode came from; an error refuses the call before anything is fetched
+	// or written. `citegate mcp` sets it: a run config a client could have
+	// written is not the operator's consent to fetch. nil allows (on the
+	// command line the operator chose the run).
+	OnlineGate func(modeSource string) error
 	// redactText redacts a wave's source lines; nil is netguard.RedactText.
 	// Tests count its calls.
 	redactText func(string) string
@@ -89,6 +96,9 @@ type Run struct {
 
 func (r *Run) citationsPath(name string) string { return filepath.Join(r.Root, "citations", name) }
 func (r *Run) auditPath() string                { return filepath.Join(r.Root, "logs", "audit.jsonl") }
+
+// GatesPath is where gates.json lives (gate-c's write and run update it).
+func (r *Run) GatesPath() string { return r.gatesPath() }
 
 // gatesPath is where gates.json lives: artifacts.paths.gates_file under the root.
 func (r *Run) gatesPath() string {

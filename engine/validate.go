@@ -743,6 +743,9 @@ func (e *Engine) Validate(ctx context.Context, a ValidateArgs, events chan<- Eve
 	if err != nil {
 		return nil, err
 	}
+	if err := e.askOnline(in.cfg); err != nil {
+		return nil, err
+	}
 	if err := checkOutputs(run, in.citationsPath); err != nil {
 		return nil, err
 	}
@@ -772,6 +775,14 @@ func (e *Engine) Validate(ctx context.Context, a ValidateArgs, events chan<- Eve
 	}
 	e.auditValidate(run, a.Reason, res)
 	return res, nil
+}
+
+// askOnline asks the OnlineGate before a call that would validate live.
+func (e *Engine) askOnline(cfg *citationConfig) error {
+	if e.OnlineGate == nil || cfg.mode != ModeOnline || cfg.onlineDryRun {
+		return nil
+	}
+	return e.OnlineGate(cfg.modeSource)
 }
 
 // offlineFixturesHint says what offline fixtures are and how to get them.
