@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/citegate/citegate/netguard"
 	"github.com/citegate/citegate/ui/cli"
@@ -21,12 +24,17 @@ func runMCP(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		getenv = os.Getenv
 	}
 	allow := c.AllowFetch || getenv("CITEGATE_ALLOW_FETCH") == "1" || getenv("IRIS_CITATION_ALLOW_FETCH") == "1"
-	srv, err := citemcp.NewServer(d.Engine, citemcp.Options{Version: VersionString(), AllowFetch: allow})
+	bounds, err := mcpBounds(c)
+	if err != nil {
+		return cli.ReportUsage(s, &cli.UsageError{Command: c.Name, Msg: err.Error()})
+	}
+	srv, err := citemcp.NewServer(d.Engine, citemcp.Options{Version: VersionString(), AllowFetch: allow, Bounds: bounds})
 	if err != nil {
 		fmt.Fprintf(s.Err, "citegate: mcp: %v\n", err)
 		return cli.ExitFailure
 	}
-	fmt.Fprintf(s.Err, "citegate: MCP server on stdio (verify_citations may fetch: %v)\n", allow)
+	fmt.Fprintf(s.Err, "citegate: MCP server on stdio (may fetch: %v; judge base URLs: %d; roots: %s)\n",
+		allow, len(bounds.JudgeBaseURLs), cmp.Or(strings.Join(bounds.Roots, ", "), "any run directory"))
 	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(s.In), Writer: nopWriteCloser{s.Out}})
 	if ctx.Err() != nil {
 		return cli.ExitInterrupted
@@ -36,6 +44,26 @@ func runMCP(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		return cli.ExitFailure
 	}
 	return cli.ExitOK
+}
+
+// mcpBounds is the operator's policy from mcp's flags: built once, before
+// the server answers its first call.
+func mcpBounds(c *cli.Command) (citemcp.Boundaries, error) {
+	v := c.Verify
+	if v.MaxCitations < 0 || v.PerSourceTimeoutMS < 0 || v.PerSourceMaxBytes < 0 || (v.MaxCostUSDTotal != nil && *v.MaxCostUSDTotal < 0) {
+		return citemcp.Boundaries{}, fmt.Errorf("--max-citations, --per-source-timeout-ms, --per-source-max-bytes and --max-cost-usd-total must not be negative")
+	}
+	b := citemcp.Boundaries{JudgeBaseURLs: c.JudgeBaseURLs, DomainAllowlist: c.Net.DomainAllowlist,
+		MaxCitations: v.MaxCitations, PerSourceTimeoutMS: v.PerSourceTimeoutMS, PerSourceMaxBytes: v.PerSourceMaxBytes,
+		MaxCostUSDTotal: v.MaxCostUSDTotal}
+	for _, r := range c.Roots {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			return citemcp.Boundaries{}, fmt.Errorf("--root %q: %v", r, err)
+		}
+		b.Roots = append(b.Roots, abs)
+	}
+	return b, nil
 }
 
 type nopWriteCloser struct{ io.Writer }

@@ -47,8 +47,14 @@ type Command struct {
 	// JUnitFile receives a JUnit XML report of the run (run, demo).
 	JUnitFile string
 	// AllowFetch is mcp's --allow-fetch: the operator lets verify_citations
-	// fetch cited sources.
+	// fetch cited sources, and runs configured online fetch.
 	AllowFetch bool
+	// JudgeBaseURLs are mcp's --judge-base-url: the openai-compatible
+	// endpoints a client may name. Roots are mcp's --root: the directories
+	// whose runs a client may use. mcp's caps for verify_citations are in
+	// Verify.
+	JudgeBaseURLs []string
+	Roots         []string
 }
 
 // UsageError is a command-line mistake; it maps to ExitUsage (see
@@ -320,10 +326,17 @@ var specs = map[string]spec{
 	},
 	"mcp": {
 		summary: "serve the tools to an agent over the Model Context Protocol (stdio)",
-		usage:   "citegate mcp [--allow-fetch] [network flags]",
+		usage:   "citegate mcp [--allow-fetch] [--judge-base-url URL ...] [--root DIR ...] [verify caps] [network flags]",
 		exits:   "exit codes: 0 the client closed the connection; 1 the server failed; 2 usage error; 3 interrupted",
 		bind: func(b *binder, c *Command) any {
-			b.boolean("allow-fetch", &c.AllowFetch, "let verify_citations fetch cited sources (also CITEGATE_ALLOW_FETCH=1 or IRIS_CITATION_ALLOW_FETCH=1); off, a client's allow_fetch:true is not enough")
+			b.boolean("allow-fetch", &c.AllowFetch, "let verify_citations fetch cited sources and runs configured online validate live (also CITEGATE_ALLOW_FETCH=1 or IRIS_CITATION_ALLOW_FETCH=1); off, a client's allow_fetch:true is not enough and an online run is refused")
+			b.list("judge-base-url", &c.JudgeBaseURLs, "an openai-compatible judge endpoint a client may name as base_url, comma-separated or repeated (default: none; OPENAI_API_KEY is sent there)")
+			b.paths("root", &c.Roots, "a directory whose run directories a client may use (repeatable; default: any run directory, each only inside its own root)")
+			v := &c.Verify
+			b.integer("max-citations", &v.MaxCitations, "verify_citations: most citations a call checks; a client may ask for fewer (default 20, hard cap 50)")
+			b.integer("per-source-timeout-ms", &v.PerSourceTimeoutMS, "verify_citations: longest per-source fetch timeout a client may use (default 10000)")
+			b.integer("per-source-max-bytes", &v.PerSourceMaxBytes, "verify_citations: largest per-source body cap a client may use (default 5 MiB)")
+			b.float("max-cost-usd-total", &v.MaxCostUSDTotal, "verify_citations: highest total judge cost a client may allow (default 1.00)")
 			bindNet(b, &c.Net)
 			return nil
 		},

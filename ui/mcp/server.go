@@ -26,11 +26,14 @@ import (
 type Options struct {
 	// Version is what the server reports as its version.
 	Version string
-	// AllowFetch is the operator's consent for verify_citations to fetch
-	// cited sources (`citegate mcp --allow-fetch`, or CITEGATE_ALLOW_FETCH=1
-	// / IRIS_CITATION_ALLOW_FETCH=1 in the environment). Without it a
-	// client's allow_fetch:true is not enough.
+	// AllowFetch is the operator's consent to fetch over MCP
+	// (`citegate mcp --allow-fetch`, or CITEGATE_ALLOW_FETCH=1 /
+	// IRIS_CITATION_ALLOW_FETCH=1 in the environment). Without it a
+	// client's allow_fetch:true is not enough, and a run or validate whose
+	// run config says online is refused.
 	AllowFetch bool
+	// Bounds are the operator's other limits (see Boundaries).
+	Bounds Boundaries
 }
 
 // NewServer builds the server with every tool registered on e.
@@ -40,28 +43,33 @@ func NewServer(e *engine.Engine, o Options) (*mcp.Server, error) {
 			"Gate C → render on a run directory (or deep_research_citations_run for all five), and verify_citations " +
 			"checks whether cited sources support an agent output's claims. Paths must be absolute.",
 	})
-	t := tools{e: e, o: o}
-	errs := []error{add(s, "deep_research_citations_extract_urls", "Extract the URLs of the wave files' Sources sections (citations/extracted-urls.txt, found-by.json).",
+	p := newPolicy(o)
+	// The server's own engine: online validation asks the policy first.
+	ec := *e
+	ec.OnlineGate = p.onlineGate
+	e = &ec
+	t := tools{e: e, o: o, p: p}
+	errs := []error{add(s, p, "deep_research_citations_extract_urls", "Extract the URLs of the wave files' Sources sections (citations/extracted-urls.txt, found-by.json).",
 		func(ctx context.Context, _ *mcp.CallToolRequest, a engine.ExtractArgs) (any, error) {
 			return e.Extract(ctx, a)
 		}),
-		add(s, "deep_research_citations_normalize", "Normalize the extracted URLs and compute their cids (citations/normalized-urls.txt, url-map.json).",
+		add(s, p, "deep_research_citations_normalize", "Normalize the extracted URLs and compute their cids (citations/normalized-urls.txt, url-map.json).",
 			func(ctx context.Context, _ *mcp.CallToolRequest, a engine.NormalizeArgs) (any, error) {
 				return e.Normalize(ctx, a)
 			}),
-		add(s, "deep_research_citations_validate", "Classify every normalized URL as valid, paywalled, blocked, mismatch or invalid (citations/citations.jsonl). Sends progress notifications when the request has a progress token.",
+		add(s, p, "deep_research_citations_validate", "Classify every normalized URL as valid, paywalled, blocked, mismatch or invalid (citations/citations.jsonl). Sends progress notifications when the request has a progress token.",
 			t.validate),
-		add(s, "deep_research_gate_c_compute", "Compute Gate C (may synthesis start?) from the extracted URLs and the citations; write:true also updates gates.json.",
+		add(s, p, "deep_research_gate_c_compute", "Compute Gate C (may synthesis start?) from the extracted URLs and the citations; write:true also updates gates.json.",
 			func(ctx context.Context, _ *mcp.CallToolRequest, a engine.GateCArgs) (any, error) {
 				return e.GateC(ctx, a)
 			}),
-		add(s, "deep_research_citations_render_md", "Render citations/validated-citations.md from citations.jsonl.",
+		add(s, p, "deep_research_citations_render_md", "Render citations/validated-citations.md from citations.jsonl.",
 			func(ctx context.Context, _ *mcp.CallToolRequest, a engine.RenderArgs) (any, error) {
 				return e.Render(ctx, a)
 			}),
-		add(s, "deep_research_citations_run", "Run extract → normalize → validate → Gate C → render on one run directory in one all-or-nothing commit. Sends progress notifications when the request has a progress token.",
+		add(s, p, "deep_research_citations_run", "Run extract → normalize → validate → Gate C → render on one run directory in one all-or-nothing commit. Sends progress notifications when the request has a progress token.",
 			t.run),
-		add(s, "verify_citations", "Extract the citations of an agent output, fetch the cited sources (only when the operator started the server with --allow-fetch) and judge whether each supports its claim. Returns per-citation verdicts and an overall support ratio (seed 002).",
+		add(s, p, "verify_citations", "Extract the citations of an agent output, fetch the cited sources (only when the operator started the server with --allow-fetch) and judge whether each supports its claim. Returns per-citation verdicts and an overall support ratio (seed 002).",
 			t.verify),
 	}
 	return s, errors.Join(errs...)
@@ -71,12 +79,14 @@ func NewServer(e *engine.Engine, o Options) (*mcp.Server, error) {
 type tools struct {
 	e *engine.Engine
 	o Options
+	p *policy
 }
 
 // add registers a tool whose arguments decode into In. The input schema is
 // inferred from In's JSON fields (fields without omitempty are required;
-// no other keys are allowed).
-func add[In any](s *mcp.Server, name, description string, call func(context.Context, *mcp.CallToolRequest, In) (any, error)) error {
+// no other keys are allowed). The operator's policy admits the arguments
+// before call runs.
+func add[In any](s *mcp.Server, p *policy, name, description string, call func(context.Context, *mcp.CallToolRequest, In) (any, error)) error {
 	schema, err := jsonschema.For[In](nil)
 	if err != nil {
 		return fmt.Errorf("mcp: schema for %s: %w", name, err)
@@ -89,6 +99,9 @@ func add[In any](s *mcp.Server, name, description string, call func(context.Cont
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		in, err := decodeArgs[In](req.Params.Arguments, resolved)
 		if err != nil {
+			return envelope(nil, err), nil
+		}
+		if err := p.admit(in); err != nil {
 			return envelope(nil, err), nil
 		}
 		res, err := call(ctx, req, in)
@@ -171,13 +184,15 @@ type verifyArgs struct {
 // (Options.AllowFetch); with it, allow_fetch defaults to true (seed 002:
 // "defaults to IRIS_CITATION_ALLOW_FETCH=1") and a client may still pass
 // false. Without it, allow_fetch:true is refused, each source reported
-// fetch-disabled, as the CLI does without --allow-fetch.
+// fetch-disabled, as the CLI does without --allow-fetch. The judge's
+// endpoint and the caps are the policy's (verifyArgs).
 func (t tools) verify(ctx context.Context, _ *mcp.CallToolRequest, a verifyArgs) (any, error) {
 	if len(a.Output) > verify.MaxOutputBytes {
 		return nil, &engine.Error{Code: engine.CodeInvalidInput, Message: "output over 16 MiB", Details: map[string]any{}}
 	}
-	allow := t.o.AllowFetch && (a.AllowFetch == nil || *a.AllowFetch)
-	return t.e.Verify(ctx, []byte(a.Output), verify.Args{Model: a.Model, Provider: a.Provider, BaseURL: a.BaseURL,
-		AllowFetch: allow, DomainAllowlist: a.DomainAllowlist, MaxCostUSDTotal: a.MaxCostUSDTotal, MaxCitations: a.MaxCitations,
-		PerSourceTimeoutMS: a.PerSourceTimeoutMS, PerSourceMaxBytes: a.PerSourceMaxBytes, TraceID: a.TraceID, NoAbstain: a.NoAbstain})
+	va, err := t.p.verifyArgs(a)
+	if err != nil {
+		return nil, err
+	}
+	return t.e.Verify(ctx, []byte(a.Output), va)
 }
