@@ -38,12 +38,23 @@ var (
 // in warnings.
 type previousRun struct {
 	overwrite, stale []string
-	warnings         []string
+	// irregular are targets of init that exist and are not regular files:
+	// refused without --force, and the commit refuses them with it.
+	irregular []string
+	warnings  []string
 }
 
 // all is every file of the previous run init replaces, sorted.
 func (p *previousRun) all() []string {
 	out := slices.Concat(p.overwrite, p.stale)
+	slices.Sort(out)
+	return out
+}
+
+// existing is what init without --force refuses: every path it would
+// replace or that would still count.
+func (p *previousRun) existing() []string {
+	out := slices.Concat(p.overwrite, p.stale, p.irregular)
 	slices.Sort(out)
 	return out
 }
@@ -59,6 +70,8 @@ func findPreviousRun(root string, files []fsx.File, withWaves bool) (*previousRu
 		writes[rel] = true
 		if fi, err := os.Lstat(f.Path); err == nil && fi.Mode().IsRegular() {
 			p.overwrite = append(p.overwrite, rel)
+		} else if err == nil {
+			p.irregular = append(p.irregular, rel)
 		}
 	}
 	dirs := staleDirs
@@ -127,6 +140,19 @@ func (p *previousRun) moveAside(root string, files []fsx.File) ([]fsx.File, []st
 		remove[i] = filepath.Join(root, filepath.FromSlash(rel))
 	}
 	return files, remove, set, nil
+}
+
+// auditReplaced records in the audit log (logs/ is never moved) which files
+// init --force moved aside and where, so the move stays on record.
+func (e *Engine) auditReplaced(res *InitResult) {
+	run := &Run{Root: res.RunDir}
+	run.audit(struct {
+		TS       string   `json:"ts"`
+		Kind     string   `json:"kind"`
+		RunID    string   `json:"run_id"`
+		Dir      string   `json:"replaced_dir"`
+		Replaced []string `json:"replaced"`
+	}{e.nowISO(), "init_replaced", res.RunID, res.ReplacedDir, res.Replaced})
 }
 
 // nextReplacedSet is one more than the highest numbered set in dir (1 when

@@ -210,6 +210,11 @@ func TestInitForceReplacesTheWaveSet(t *testing.T) {
 	}) {
 		t.Errorf("warnings do not name the symlink left in place: %v", res.Warnings)
 	}
+	// The move is on record in the audit log, which stays where it was.
+	audit, err := os.ReadFile(filepath.Join(dir, "logs", "audit.jsonl"))
+	if err != nil || !strings.Contains(string(audit), `"kind":"init_replaced"`) || !strings.Contains(string(audit), `"replaced_dir":".citegate-replaced/1"`) {
+		t.Errorf("audit log: %v\n%s", err, audit)
+	}
 	sum, err := newEngine().Run(bg, RunArgs{ManifestPath: res.ManifestPath}, nil)
 	if err != nil || !sum.Passed() || sum.UniqueNormalized != 1 {
 		t.Fatalf("run after init --force: %+v %v", sum, err)
@@ -240,6 +245,15 @@ func TestInitRefusesStaleWavesWithoutForce(t *testing.T) {
 	}
 	if !mapsEqual(before, dirSnapshot(t, dir)) {
 		t.Error("a refused init changed the directory")
+	}
+	// A target that is not a regular file is listed too.
+	dir3 := filepath.Join(t.TempDir(), "run")
+	if err := os.MkdirAll(filepath.Join(dir3, "gates.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err = newEngine().Init(bg, InitArgs{Dir: dir3})
+	if e := asError(t, err, CodeInvalidArgs); !slices.Equal(e.Details["existing"].([]string), []string{"gates.json"}) {
+		t.Errorf("refusal lists %v", e.Details["existing"])
 	}
 	// Without --waves the wave directories are the user's: init leaves them.
 	dir2 := filepath.Join(t.TempDir(), "run")

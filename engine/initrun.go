@@ -104,7 +104,7 @@ func (e *Engine) Init(ctx context.Context, a InitArgs) (_ *InitResult, err error
 	}
 	res, files, remove := plan.res, plan.files, []string(nil)
 	if !a.Force {
-		if exist := prev.all(); len(exist) > 0 {
+		if exist := prev.existing(); len(exist) > 0 {
 			return nil, newError(CodeInvalidArgs, "init: the run directory already has these files; nothing was written (--force replaces them, moving them aside into "+ReplacedDir+"/)",
 				map[string]any{"dir": a.Dir, "existing": exist})
 		}
@@ -120,6 +120,9 @@ func (e *Engine) Init(ctx context.Context, a InitArgs) (_ *InitResult, err error
 			return nil, cancelled()
 		}
 		return nil, newError(CodeWriteFailed, "init: cannot write the run directory; nothing was written", map[string]any{"dir": a.Dir, "reason": err.Error()})
+	}
+	if len(res.Replaced) > 0 {
+		e.auditReplaced(res)
 	}
 	res.Next = initNext(a, res)
 	return res, nil
