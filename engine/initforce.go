@@ -104,7 +104,7 @@ func (p *previousRun) walk(root, dir string, writes map[string]bool) error {
 			}
 		case d.IsDir():
 		default:
-			p.warnings = append(p.warnings, rel+": not a regular file (symlink, FIFO, socket or device); left in place, only regular files are moved aside")
+			p.warnings = append(p.warnings, rel+": not a regular file or directory (a symlink, FIFO, socket or device); init left it in place")
 		}
 		return nil
 	})

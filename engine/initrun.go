@@ -28,7 +28,9 @@ type InitArgs struct {
 	// Dir is the run directory (absolute; created if missing).
 	Dir string `json:"dir"`
 	// Waves and Waves2 are markdown files, or directories whose *.md files
-	// are taken, copied into wave-1/ and wave-2/.
+	// (subdirectories included, as run reads a wave directory) are taken,
+	// copied into wave-1/ and wave-2/. Entries run would not read (a FIFO,
+	// a symlink) are named in the result's warnings.
 	Waves  []string `json:"waves,omitempty"`
 	Waves2 []string `json:"waves2,omitempty"`
 	// Mode is offline (the default: nothing is fetched; statuses come from
@@ -45,7 +47,10 @@ type InitArgs struct {
 	// FixturesTemplate writes offline-fixtures.json listing every URL the
 	// waves cite as "valid", for the user to correct.
 	FixturesTemplate bool `json:"fixtures_template,omitempty"`
-	// Force replaces files init would otherwise refuse to overwrite.
+	// Force replaces a previous run: the files init would otherwise refuse
+	// (those it overwrites, citations/, and with wave files the other files
+	// of wave-1/ and wave-2/) are moved into ReplacedDir/N/ in the same
+	// commit, so the next run reads exactly the new set.
 	Force bool `json:"force,omitempty"`
 	// SourceTitles are further section titles read like "Sources"
 	// (--source-titles), written into run-config.json's
