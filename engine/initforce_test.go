@@ -206,7 +206,7 @@ func TestInitForceReplacesTheWaveSet(t *testing.T) {
 	}
 	// The symlink is not a file init can move; it stays, and is named.
 	if !slices.ContainsFunc(res.Warnings, func(w string) bool {
-		return strings.HasPrefix(w, "wave-1/link.md: ") && strings.Contains(w, "left in place")
+		return strings.HasPrefix(w, "wave-1/link.md: ") && strings.Contains(w, "init left it in place")
 	}) {
 		t.Errorf("warnings do not name the symlink left in place: %v", res.Warnings)
 	}
