@@ -459,6 +459,9 @@ func padDigits(n int) string {
 type walk struct {
 	files    []waveFile
 	warnings []string
+	// label names a skipped entry in its warning; nil names it relative to
+	// the root, as run does. init names the paths its user gave.
+	label func(path string) string
 }
 
 // markdown appends the regular *.md files under dir (recursively, directory
@@ -488,11 +491,18 @@ func (w *walk) markdown(root, dir, wave string) error {
 			}
 		default:
 			if why := skippedEntry(p, d, md); why != "" {
-				w.warnings = append(w.warnings, relPOSIX(root, p)+": "+why+"; not read, its URLs are not extracted")
+				w.warnings = append(w.warnings, w.name(root, p)+": "+why+"; not read, its URLs are not extracted")
 			}
 		}
 	}
 	return nil
+}
+
+func (w *walk) name(root, path string) string {
+	if w.label != nil {
+		return w.label(path)
+	}
+	return relPOSIX(root, path)
 }
 
 // skippedEntry says what an irregular entry is, or "" when it is nothing a

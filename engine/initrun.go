@@ -6,7 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -26,7 +28,9 @@ type InitArgs struct {
 	// Dir is the run directory (absolute; created if missing).
 	Dir string `json:"dir"`
 	// Waves and Waves2 are markdown files, or directories whose *.md files
-	// are taken, copied into wave-1/ and wave-2/.
+	// (subdirectories included, as run reads a wave directory) are taken,
+	// copied into wave-1/ and wave-2/. Entries run would not read (a FIFO,
+	// a symlink) are named in the result's warnings.
 	Waves  []string `json:"waves,omitempty"`
 	Waves2 []string `json:"waves2,omitempty"`
 	// Mode is offline (the default: nothing is fetched; statuses come from
@@ -43,7 +47,10 @@ type InitArgs struct {
 	// FixturesTemplate writes offline-fixtures.json listing every URL the
 	// waves cite as "valid", for the user to correct.
 	FixturesTemplate bool `json:"fixtures_template,omitempty"`
-	// Force replaces files init would otherwise refuse to overwrite.
+	// Force replaces a previous run: the files init would otherwise refuse
+	// (those it overwrites, citations/, and with wave files the other files
+	// of wave-1/ and wave-2/) are moved into ReplacedDir/N/ in the same
+	// commit, so the next run reads exactly the new set.
 	Force bool `json:"force,omitempty"`
 	// SourceTitles are further section titles read like "Sources"
 	// (--source-titles), written into run-config.json's
@@ -62,6 +69,11 @@ type InitResult struct {
 	WaveFiles    []string `json:"wave_files"`
 	// Written lists every file init wrote, relative to the run directory.
 	Written []string `json:"written"`
+	// Replaced lists, relative to the run directory, the files of the
+	// previous run that --force moved aside or overwrote; ReplacedDir is
+	// where their old content now is.
+	Replaced    []string `json:"replaced,omitempty"`
+	ReplacedDir string   `json:"replaced_dir,omitempty"`
 	// FixturesURLs counts the URLs the fixtures template lists.
 	FixturesURLs *int `json:"fixtures_urls,omitempty"`
 	// Next says what to do now.
@@ -75,9 +87,63 @@ var runIDUnsafe = regexp.MustCompile(`[^a-z0-9_]+`)
 // the directory), run-config.json (run_config.v1 with the mode and tier
 // explicit, so a run never goes online unasked), gates.json, the wave
 // files, and with FixturesTemplate offline-fixtures.json. Everything is
-// written in one commit (fsx.Commit): an error leaves the directory as it
-// was. Files that exist are refused unless Force.
-func (e *Engine) Init(ctx context.Context, a InitArgs) (*InitResult, error) {
+// written in one commit (fsx.Commit) under the run directory's lock, the
+// one run takes (RUN_LOCKED while another command holds it): an error
+// leaves the directory as it was, and a run never reads a half-written
+// set. A previous run's files that init would overwrite, or that would
+// still count (see findPreviousRun), are refused unless Force, which moves
+// them aside into ReplacedDir in the same commit.
+func (e *Engine) Init(ctx context.Context, a InitArgs) (_ *InitResult, err error) {
+	plan, err := e.planInit(ctx, &a)
+	if err != nil {
+		return nil, err
+	}
+	release, err := e.lockInitDir(a.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { release(err != nil) }()
+	prev, err := findPreviousRun(a.Dir, plan.files, len(plan.res.WaveFiles) > 0)
+	if err != nil {
+		return nil, err
+	}
+	res, files, remove := plan.res, plan.files, []string(nil)
+	if !a.Force {
+		if exist := prev.existing(); len(exist) > 0 {
+			return nil, newError(CodeInvalidArgs, "init: the run directory already has these files; nothing was written (--force replaces them, moving them aside into "+ReplacedDir+"/)",
+				map[string]any{"dir": a.Dir, "existing": exist})
+		}
+	} else if moved := prev.all(); len(moved) > 0 {
+		if files, remove, res.ReplacedDir, err = prev.moveAside(a.Dir, files); err != nil {
+			return nil, err
+		}
+		res.Replaced = moved
+	}
+	res.Warnings = append(res.Warnings, prev.warnings...)
+	if err := fsx.Commit(ctx, fsx.Batch{Root: a.Dir, Files: files, Remove: remove}); err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, cancelled()
+		}
+		return nil, newError(CodeWriteFailed, "init: cannot write the run directory; nothing was written", map[string]any{"dir": a.Dir, "reason": err.Error()})
+	}
+	if len(res.Replaced) > 0 {
+		e.auditReplaced(res)
+	}
+	res.Next = initNext(a, res)
+	return res, nil
+}
+
+// initPlan is everything init writes, rendered before the run directory is
+// touched.
+type initPlan struct {
+	res   *InitResult
+	files []fsx.File
+}
+
+// planInit checks the arguments (filling in their defaults), reads the
+// waves and renders every file init writes, with the warnings run would
+// give about them.
+func (e *Engine) planInit(ctx context.Context, a *InitArgs) (*initPlan, error) {
 	if !filepath.IsAbs(a.Dir) {
 		return nil, newError(CodeInvalidArgs, "init: the run directory must be an absolute path", map[string]any{"dir": a.Dir})
 	}
@@ -96,11 +162,11 @@ func (e *Engine) Init(ctx context.Context, a InitArgs) (*InitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	waves, err := waveSources(a.Waves, "wave-1")
+	waves, skipped, err := waveSources(a.Waves, "wave-1")
 	if err != nil {
 		return nil, err
 	}
-	waves2, err := waveSources(a.Waves2, "wave-2")
+	waves2, skipped2, err := waveSources(a.Waves2, "wave-2")
 	if err != nil {
 		return nil, err
 	}
@@ -125,9 +191,9 @@ func (e *Engine) Init(ctx context.Context, a InitArgs) (*InitResult, error) {
 
 	res := &InitResult{OK: true, RunDir: a.Dir, ManifestPath: filepath.Join(a.Dir, "manifest.json"), RunID: runID,
 		Mode: a.Mode, Tier: a.Tier, WaveFiles: []string{}, Written: []string{}}
-	var files []fsx.File
+	plan := &initPlan{res: res}
 	add := func(rel string, data []byte) {
-		files = append(files, fsx.File{Path: filepath.Join(a.Dir, filepath.FromSlash(rel)), Data: data})
+		plan.files = append(plan.files, fsx.File{Path: filepath.Join(a.Dir, filepath.FromSlash(rel)), Data: data})
 		res.Written = append(res.Written, rel)
 	}
 	manifest, err := jsonx.MarshalFile(initManifest(runID, now, query, sensitivity, a.Dir))
@@ -149,9 +215,11 @@ func (e *Engine) Init(ctx context.Context, a InitArgs) (*InitResult, error) {
 		add(w.rel, w.data)
 		res.WaveFiles = append(res.WaveFiles, w.rel)
 	}
-	if res.Warnings, err = waveWarnings(ctx, all, titles); err != nil {
+	warnings, err := waveWarnings(ctx, all, titles)
+	if err != nil {
 		return nil, err
 	}
+	res.Warnings = slices.Concat(skipped, skipped2, warnings)
 	if a.Mode == ModeOffline && a.FixturesTemplate {
 		tmpl, n, warnings, err := fixturesTemplate(ctx, all, titles)
 		if err != nil {
@@ -162,29 +230,37 @@ func (e *Engine) Init(ctx context.Context, a InitArgs) (*InitResult, error) {
 	} else if a.FixturesTemplate {
 		res.Warnings = append(res.Warnings, "--fixtures-template ignored: online mode fetches every URL")
 	}
-	if !a.Force {
-		var exist []string
-		for _, f := range files {
-			if _, err := os.Lstat(f.Path); err == nil {
-				exist = append(exist, relPOSIX(a.Dir, f.Path))
-			}
-		}
-		if len(exist) > 0 {
-			return nil, newError(CodeInvalidArgs, "init: the run directory already has these files; nothing was written (--force replaces them)",
-				map[string]any{"dir": a.Dir, "existing": exist})
+	return plan, nil
+}
+
+// lockInitDir creates the run directory if need be and takes its lock as
+// every command that opens a run directory does (lockRun: RUN_LOCKED, and
+// an interrupted commit repaired first). The lock is on the directory
+// itself, so it must exist first. The returned function releases the lock;
+// after a failure (failed true) it also removes a directory init created,
+// if it is still empty, so that a failed init leaves nothing behind.
+func (e *Engine) lockInitDir(dir string) (func(failed bool), error) {
+	_, statErr := os.Lstat(dir)
+	created := errors.Is(statErr, fs.ErrNotExist)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, newError(CodeWriteFailed, "init: cannot create the run directory", map[string]any{"dir": dir, "reason": err.Error()})
+	}
+	undo := func() {
+		if created {
+			_ = os.Remove(dir) // fails, as it should, unless empty
 		}
 	}
-	if err := os.MkdirAll(a.Dir, 0o755); err != nil {
-		return nil, newError(CodeWriteFailed, "init: cannot create the run directory", map[string]any{"dir": a.Dir, "reason": err.Error()})
+	release, err := e.lockRun(&Run{Root: dir})
+	if err != nil {
+		undo()
+		return nil, err
 	}
-	if err := fsx.Commit(ctx, fsx.Batch{Root: a.Dir, Files: files}); err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return nil, cancelled()
+	return func(failed bool) {
+		release()
+		if failed {
+			undo()
 		}
-		return nil, newError(CodeWriteFailed, "init: cannot write the run directory; nothing was written", map[string]any{"dir": a.Dir, "reason": err.Error()})
-	}
-	res.Next = initNext(a, res)
-	return res, nil
+	}, nil
 }
 
 // initNext is what the user does after init.
@@ -210,12 +286,18 @@ type waveFileSource struct {
 	data []byte
 }
 
-// waveSources reads the given files and directories (their *.md files,
-// sorted) into destinations under dir; base names that collide get -2, -3…
-func waveSources(paths []string, dir string) ([]waveFileSource, error) {
+// waveSources reads the given files and directories into destinations
+// under dir. A directory contributes the files run would read in it — its
+// *.md files, subdirectories included, found by the same walk (no symlink
+// followed, no FIFO opened) — each at its path relative to the directory;
+// the entries the walk skips are named in the returned warnings, in run's
+// words. Destinations that collide get -2, -3… A file named on its own is
+// read as named.
+func waveSources(paths []string, dir string) ([]waveFileSource, []string, error) {
 	var out []waveFileSource
+	var skipped []string
 	used := map[string]bool{}
-	take := func(p string) error {
+	take := func(p, rel string) error {
 		data, err := fsx.ReadLimited(p, maxWaveFileBytes)
 		if err != nil {
 			return readError("wave file", p, "wave file missing", err)
@@ -223,9 +305,7 @@ func waveSources(paths []string, dir string) ([]waveFileSource, error) {
 		if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
 			return newError(CodeInvalidInput, "wave file is not UTF-8 text", map[string]any{"path": p})
 		}
-		base := filepath.Base(p)
-		ext := filepath.Ext(base)
-		stem := strings.TrimSuffix(base, ext)
+		stem := strings.TrimSuffix(rel, path.Ext(rel))
 		name := stem + ".md"
 		for i := 2; used[name]; i++ {
 			name = fmt.Sprintf("%s-%d.md", stem, i)
@@ -237,35 +317,33 @@ func waveSources(paths []string, dir string) ([]waveFileSource, error) {
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
-			return nil, readError("wave file", p, "wave file missing", err)
+			return nil, nil, readError("wave file", p, "wave file missing", err)
 		}
 		if !st.IsDir() {
-			if err := take(p); err != nil {
-				return nil, err
+			if err := take(p, filepath.Base(p)); err != nil {
+				return nil, nil, err
 			}
 			continue
 		}
-		entries, err := os.ReadDir(p)
-		if err != nil {
-			return nil, readError("wave dir", p, "wave dir missing", err)
+		w := walk{label: func(s string) string { return s }}
+		if err := w.markdown(p, p, dir); err != nil {
+			return nil, nil, readError("wave dir", p, "wave dir missing", err)
 		}
-		var names []string
-		for _, en := range entries {
-			if en.Type().IsRegular() && strings.EqualFold(filepath.Ext(en.Name()), ".md") {
-				names = append(names, en.Name())
+		skipped = append(skipped, w.warnings...)
+		if len(w.files) == 0 {
+			d := map[string]any{"path": p}
+			if len(w.warnings) > 0 {
+				d["skipped"] = w.warnings
 			}
+			return nil, nil, newError(CodeInvalidArgs, "init: the directory has no .md files", d)
 		}
-		icu.Sort(names)
-		if len(names) == 0 {
-			return nil, newError(CodeInvalidArgs, "init: the directory has no .md files", map[string]any{"path": p})
-		}
-		for _, n := range names {
-			if err := take(filepath.Join(p, n)); err != nil {
-				return nil, err
+		for _, f := range w.files {
+			if err := take(f.abs, relPOSIX(p, f.abs)); err != nil {
+				return nil, nil, err
 			}
 		}
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
 // firstTitle is the first level-one heading of the first wave file.

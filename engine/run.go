@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"path/filepath"
 	"slices"
@@ -92,6 +93,10 @@ type Run struct {
 	Manifest     Manifest
 	// Root is manifest.artifacts.root, absolute and cleaned.
 	Root string
+	// manifestSum is the digest of the manifest's bytes as loaded (zero
+	// when the Run was not loaded from a file), so that lockRun can tell a
+	// manifest another command replaced between the load and the lock.
+	manifestSum [sha256.Size]byte
 }
 
 func (r *Run) citationsPath(name string) string { return filepath.Join(r.Root, "citations", name) }
@@ -196,7 +201,7 @@ func LoadRun(manifestPath string) (*Run, error) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, newError(CodeInvalidJSON, "manifest unreadable", map[string]any{"path": p, "reason": err.Error()})
 	}
-	return &Run{ManifestPath: p, Manifest: m, Root: filepath.Clean(m.Artifacts.Root)}, nil
+	return &Run{ManifestPath: p, Manifest: m, Root: filepath.Clean(m.Artifacts.Root), manifestSum: sha256.Sum256(data)}, nil
 }
 
 // waveDir resolves a configured wave directory, refusing names that would

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"io/fs"
 	"path/filepath"
@@ -46,7 +47,29 @@ func (e *Engine) lockRun(run *Run) (func(), error) {
 	if rec.Action != "" || len(rec.Removed) > 0 {
 		e.auditRecovery(run, rec)
 	}
+	if err := manifestUnchanged(run); err != nil {
+		_ = lock.Unlock()
+		return nil, err
+	}
 	return func() { _ = lock.Unlock() }, nil
+}
+
+// manifestUnchanged refuses a run whose manifest changed between its load
+// and the lock: a command (init --force, relocate) that held the lock in
+// between rewrote the run directory, and the manifest in hand no longer
+// goes with the run-config, gates.json and waves on disk. Taking the
+// command again reads the new set whole. A Run not loaded from a file
+// (init's) has nothing to compare.
+func manifestUnchanged(run *Run) error {
+	if run.manifestSum == ([sha256.Size]byte{}) {
+		return nil
+	}
+	data, err := fsx.ReadLimited(run.ManifestPath, maxJSONBytes)
+	if err == nil && sha256.Sum256(data) == run.manifestSum {
+		return nil
+	}
+	return newError(CodeRunLocked, "another citegate command rewrote this run directory while this one was starting; run again",
+		map[string]any{"path": run.ManifestPath})
 }
 
 // auditRecovery records a repaired commit, so an operator can see that the

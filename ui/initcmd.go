@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/citegate/citegate/ui/cli"
 )
@@ -21,6 +22,9 @@ func runInit(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		fmt.Fprintf(s.Err, ", %d URL(s) in offline-fixtures.json", *res.FixturesURLs)
 	}
 	fmt.Fprintln(s.Err)
+	if len(res.Replaced) > 0 {
+		fmt.Fprintf(s.Err, "citegate: --force moved the previous run's %d file(s) aside into %s\n", len(res.Replaced), filepath.Join(res.RunDir, res.ReplacedDir))
+	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(s.Err, "citegate: warning: %s\n", w)
 	}

@@ -313,7 +313,7 @@ var specs = map[string]spec{
 			b.str("run-id", &a.RunID, "run id (default dr_<directory name>)")
 			b.str("query", &a.Query, "the research question, for the manifest (default: the first wave file's title)")
 			b.boolean("fixtures-template", &a.FixturesTemplate, "offline mode: write offline-fixtures.json listing every cited URL as valid, to edit")
-			b.boolean("force", &a.Force, "replace files the directory already has")
+			b.boolean("force", &a.Force, "replace a previous run: its files (waves, citations/, manifest…) are moved aside into .citegate-replaced/N/")
 			b.list("source-titles", &a.SourceTitles, "also read the sections with these titles, comma-separated, like Sources (e.g. References,Bibliography); written into run-config.json effective.citations.source_section_titles")
 			return nil
 		},
