@@ -3,13 +3,11 @@ package ui
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/citegate/citegate/netguard"
 	"github.com/citegate/citegate/ui/cli"
 	citemcp "github.com/citegate/citegate/ui/mcp"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // runMCP serves the tools over stdio until the client closes the connection
@@ -27,7 +25,7 @@ func runMCP(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		return cli.ExitFailure
 	}
 	fmt.Fprintf(s.Err, "citegate: MCP server on stdio (verify_citations may fetch: %v)\n", allow)
-	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(s.In), Writer: nopWriteCloser{s.Out}})
+	err = citemcp.Serve(ctx, srv, s.In, s.Out)
 	if ctx.Err() != nil {
 		return cli.ExitInterrupted
 	}
@@ -37,7 +35,3 @@ func runMCP(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 	}
 	return cli.ExitOK
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
