@@ -148,3 +148,64 @@ func TestMCPStdioSurvivesBadLines(t *testing.T) {
 		t.Errorf("exit %d after stdin closed\n%s", c, s.errb.String())
 	}
 }
+
+// call sends tools/call and returns the tool's envelope (its text content,
+// decoded) and isError.
+func (s *stdioServer) call(id int, tool string, args map[string]any) (map[string]any, bool) {
+	s.t.Helper()
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call",
+		"params": map[string]any{"name": tool, "arguments": args}})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.send(string(b))
+	m := s.recv()
+	if m["id"] != float64(id) {
+		s.t.Fatalf("%s: answer %v", tool, m)
+	}
+	res, _ := m["result"].(map[string]any)
+	content, _ := res["content"].([]any)
+	if len(content) != 1 {
+		s.t.Fatalf("%s: %v", tool, m)
+	}
+	text, _ := content[0].(map[string]any)["text"].(string)
+	var env map[string]any
+	if err := json.Unmarshal([]byte(text), &env); err != nil {
+		s.t.Fatalf("%s: not a JSON envelope: %v\n%s", tool, err, text)
+	}
+	isErr, _ := res["isError"].(bool)
+	return env, isErr
+}
+
+// TestMCPVerifyNothingCheckedIsNotPassed (issue 21): verify_citations that
+// checked nothing says so — passed null and a reason that names the fix —
+// instead of passed: true; an output that looks like a file path gets a
+// hint. Fetching is off (the default) in the first two calls; a path has no
+// citations even with fetching on.
+func TestMCPVerifyNothingCheckedIsNotPassed(t *testing.T) {
+	cited := "Sea level rose by 21 cm [1].\n\n## Sources\n\n1. https://tides.example.org/report\n"
+	for i, tc := range []struct {
+		flags  []string
+		output string
+		reason string
+		hint   bool
+	}{
+		{nil, cited, "not checked: fetching is off — the operator starts the server with --allow-fetch", false},
+		{nil, "/home/agent/run/synthesis.md", "not checked: no citations found in output", true},
+		{[]string{"--allow-fetch"}, "./synthesis.md", "not checked: no citations found in output", true},
+		{[]string{"--allow-fetch"}, "Sea level rose by 21 cm.", "not checked: no citations found in output", false},
+	} {
+		s := startStdio(t, tc.flags...)
+		s.initialize()
+		env, isErr := s.call(1, "verify_citations", map[string]any{"output": tc.output, "model": "lexical"})
+		passed, present := env["passed"]
+		reason, _ := env["reason"].(string)
+		if isErr || !present || passed != nil || !strings.HasPrefix(reason, tc.reason) {
+			t.Errorf("case %d: isError %v passed %v (present %v) reason %q, want null and %q", i, isErr, passed, present, reason, tc.reason)
+		}
+		if hint, _ := env["hint"].(string); (hint != "") != tc.hint || (tc.hint && !strings.Contains(hint, "pass the text itself")) {
+			t.Errorf("case %d (%q): hint %q", i, tc.output, hint)
+		}
+		s.stop()
+	}
+}

@@ -177,7 +177,9 @@ func (t tools) verify(ctx context.Context, _ *mcp.CallToolRequest, a verifyArgs)
 		return nil, &engine.Error{Code: engine.CodeInvalidInput, Message: "output over 16 MiB", Details: map[string]any{}}
 	}
 	allow := t.o.AllowFetch && (a.AllowFetch == nil || *a.AllowFetch)
-	return t.e.Verify(ctx, []byte(a.Output), verify.Args{Model: a.Model, Provider: a.Provider, BaseURL: a.BaseURL,
+	res, err := t.e.Verify(ctx, []byte(a.Output), verify.Args{Model: a.Model, Provider: a.Provider, BaseURL: a.BaseURL,
 		AllowFetch: allow, DomainAllowlist: a.DomainAllowlist, MaxCostUSDTotal: a.MaxCostUSDTotal, MaxCitations: a.MaxCitations,
-		PerSourceTimeoutMS: a.PerSourceTimeoutMS, PerSourceMaxBytes: a.PerSourceMaxBytes, TraceID: a.TraceID, NoAbstain: a.NoAbstain})
+		PerSourceTimeoutMS: a.PerSourceTimeoutMS, PerSourceMaxBytes: a.PerSourceMaxBytes, TraceID: a.TraceID, NoAbstain: a.NoAbstain,
+		FetchOff: fetchOff(t.o.AllowFetch)})
+	return withHint(res, a.Output), err
 }
