@@ -5,7 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -208,4 +211,113 @@ func TestMCPVerifyNothingCheckedIsNotPassed(t *testing.T) {
 		}
 		s.stop()
 	}
+}
+
+// undescribed lists the properties of schema, at any depth, without a
+// description, each as its JSON pointer under at.
+func undescribed(at string, schema map[string]any) []string {
+	var out []string
+	props, _ := schema["properties"].(map[string]any)
+	for name, p := range props {
+		ps, _ := p.(map[string]any)
+		if d, _ := ps["description"].(string); strings.TrimSpace(d) == "" {
+			out = append(out, at+"/"+name)
+		}
+		out = append(out, undescribed(at+"/"+name, ps)...)
+	}
+	for _, key := range []string{"items", "additionalProperties"} {
+		if sub, ok := schema[key].(map[string]any); ok {
+			out = append(out, undescribed(at+"/"+key, sub)...)
+		}
+	}
+	for _, key := range []string{"anyOf", "oneOf", "allOf"} {
+		subs, _ := schema[key].([]any)
+		for i, sub := range subs {
+			if m, ok := sub.(map[string]any); ok {
+				out = append(out, undescribed(fmt.Sprintf("%s/%s/%d", at, key, i), m)...)
+			}
+		}
+	}
+	return out
+}
+
+// TestMCPSchemasAndErrorsAnAgentCanUse (issue 21): tools/list describes
+// every property of every tool (walked recursively); there is an init tool,
+// and an agent can start a run with it and run the pipeline; an unknown
+// model and a manifest that does not exist are plain sentences with the
+// fix. Before, no property had a description, there was no init tool, and
+// the errors read "add it to judge.Prices first" and "manifest_path
+// missing".
+func TestMCPSchemasAndErrorsAnAgentCanUse(t *testing.T) {
+	s := startStdio(t)
+	s.initialize()
+	s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	m := s.recv()
+	res, _ := m["result"].(map[string]any)
+	tools, _ := res["tools"].([]any)
+	props := 0
+	names := map[string]bool{}
+	for _, tl := range tools {
+		tool, _ := tl.(map[string]any)
+		name, _ := tool["name"].(string)
+		names[name] = true
+		schema, _ := tool["inputSchema"].(map[string]any)
+		p, _ := schema["properties"].(map[string]any)
+		props += len(p)
+		if d, _ := tool["description"].(string); d == "" {
+			t.Errorf("tool %s has no description", name)
+		}
+		for _, ptr := range undescribed("", schema) {
+			t.Errorf("tool %s: property %s has no description", name, ptr)
+		}
+	}
+	if !names["deep_research_citations_init"] || len(names) != 8 || props < 50 {
+		t.Fatalf("tools %v with %d properties, want the 7 tools and deep_research_citations_init", names, props)
+	}
+
+	waves := t.TempDir()
+	wave := filepath.Join(waves, "heat-pumps.md")
+	if err := os.WriteFile(wave, []byte("# Heat pumps\n\nCold-climate heat pumps work [1].\n\n## Sources\n\n1. https://research.heat.example/cold-climate-study\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	env, isErr := s.call(3, "deep_research_citations_init", map[string]any{"dir": dir, "waves": []string{wave}, "fixtures_template": true})
+	next, _ := json.Marshal(env["next"])
+	if isErr || env["ok"] != true || env["manifest_path"] != filepath.Join(dir, "manifest.json") ||
+		!strings.Contains(string(next), "deep_research_citations_run with manifest_path "+filepath.Join(dir, "manifest.json")) {
+		t.Fatalf("init: %v", env)
+	}
+	if env, isErr := s.call(4, "deep_research_citations_run", map[string]any{"manifest_path": filepath.Join(dir, "manifest.json")}); isErr || env["ok"] != true {
+		t.Errorf("run after init: %v", env)
+	}
+	if env, isErr := s.call(5, "deep_research_citations_init", map[string]any{"dir": dir, "waves": []string{wave}}); !isErr || !strings.Contains(fmt.Sprint(env["error"]), "force") {
+		t.Errorf("init over an existing run without force: %v", env)
+	}
+
+	for i, tc := range []struct {
+		tool  string
+		args  map[string]any
+		code  string
+		wants []string
+	}{
+		{"verify_citations", map[string]any{"output": "x", "model": "claude-3-opus-20240229"}, "INVALID_ARGS",
+			[]string{"Unknown model", "claude-haiku-4-5-20251001", "openai-compatible"}},
+		{"deep_research_citations_extract_urls", map[string]any{"manifest_path": filepath.Join(dir, "nope", "manifest.json"), "reason": "x"}, "NOT_FOUND",
+			[]string{"manifest not found", "give the absolute path", "deep_research_citations_init"}},
+		{"deep_research_citations_init", map[string]any{"dir": "run"}, "INVALID_ARGS", []string{"absolute"}},
+		{"deep_research_citations_init", map[string]any{"dir": dir + "2", "waves": []string{filepath.Join(dir, "run-config.json")}}, "INVALID_ARGS", []string{".md"}},
+	} {
+		env, isErr := s.call(10+i, tc.tool, tc.args)
+		e, _ := env["error"].(map[string]any)
+		msg, _ := e["message"].(string)
+		if !isErr || e["code"] != tc.code || strings.Contains(msg, "judge.Prices") || strings.Contains(msg, "manifest_path missing") {
+			t.Errorf("%s %v: %v", tc.tool, tc.args, env)
+		}
+		for _, w := range tc.wants {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: message %q lacks %q", tc.tool, msg, w)
+			}
+		}
+	}
+	s.stop()
 }
