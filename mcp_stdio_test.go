@@ -270,6 +270,13 @@ func TestMCPSchemasAndErrorsAnAgentCanUse(t *testing.T) {
 		for _, ptr := range undescribed("", schema) {
 			t.Errorf("tool %s: property %s has no description", name, ptr)
 		}
+		for pname, ps := range p {
+			// One type per property: single-type dialects (Gemini's function
+			// declarations) reject ["null", T].
+			if _, many := ps.(map[string]any)["type"].([]any); many {
+				t.Errorf("tool %s: property %s has several types", name, pname)
+			}
+		}
 	}
 	if !names["deep_research_citations_init"] || len(names) != 8 || props < 50 {
 		t.Fatalf("tools %v with %d properties, want the 7 tools and deep_research_citations_init", names, props)
@@ -287,7 +294,7 @@ func TestMCPSchemasAndErrorsAnAgentCanUse(t *testing.T) {
 		!strings.Contains(string(next), "deep_research_citations_run with manifest_path "+filepath.Join(dir, "manifest.json")) {
 		t.Fatalf("init: %v", env)
 	}
-	if env, isErr := s.call(4, "deep_research_citations_run", map[string]any{"manifest_path": filepath.Join(dir, "manifest.json")}); isErr || env["ok"] != true {
+	if env, isErr := s.call(4, "deep_research_citations_run", map[string]any{"manifest_path": filepath.Join(dir, "manifest.json"), "include_wave2": nil}); isErr || env["ok"] != true {
 		t.Errorf("run after init: %v", env)
 	}
 	if env, isErr := s.call(5, "deep_research_citations_init", map[string]any{"dir": dir, "waves": []string{wave}}); !isErr || !strings.Contains(fmt.Sprint(env["error"]), "force") {

@@ -86,6 +86,7 @@ func add[In any](s *mcp.Server, name, description string, call func(context.Cont
 	if err != nil {
 		return fmt.Errorf("mcp: schema for %s: %w", name, err)
 	}
+	singleTypes(schema)
 	resolved, err := schema.Resolve(nil)
 	if err != nil {
 		return fmt.Errorf("mcp: resolve schema for %s: %w", name, err)
@@ -111,6 +112,10 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, e
 	var doc any
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return in, argError("arguments are not JSON: " + err.Error())
+	}
+	raw, err := dropNulls(raw, doc) // doc loses its null keys too
+	if err != nil {
+		return in, argError("arguments: " + err.Error())
 	}
 	if err := schema.Validate(doc); err != nil {
 		return in, argError("arguments do not match the tool's input schema: " + err.Error())
