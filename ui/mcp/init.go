@@ -62,7 +62,7 @@ func (t tools) init(ctx context.Context, a initArgs) (any, error) {
 func absolute(key string, paths []string) error {
 	for _, p := range paths {
 		if !filepath.IsAbs(p) {
-			return &engine.Error{Code: engine.CodeInvalidArgs, Message: key + " must be absolute paths: give the full path, starting with /",
+			return &engine.Error{Code: engine.CodeInvalidArgs, Message: key + " must be absolute: give the full path, starting with /",
 				Details: map[string]any{"key": key}}
 		}
 	}

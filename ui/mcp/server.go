@@ -118,7 +118,7 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, e
 		return in, argError("arguments: " + err.Error())
 	}
 	if err := schema.Validate(doc); err != nil {
-		return in, argError("arguments do not match the tool's input schema: " + err.Error())
+		return in, argError("arguments do not match the tool's input schema (each property's description says what it takes): " + err.Error())
 	}
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
