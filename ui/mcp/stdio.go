@@ -73,7 +73,7 @@ func (f *lineFilter) Read(p []byte) (int, error) {
 				return 0, werr
 			}
 		} else if len(line) > 0 {
-			f.buf = append(line, '\n')
+			f.buf = append(append(f.buf[:0], line...), '\n')
 		}
 		if err != nil && len(f.buf) == 0 {
 			return 0, err
