@@ -32,7 +32,7 @@ func TestVerifyCLI(t *testing.T) {
 		"--resolve", "tides.example.org:"+port+":127.0.0.1", "--allow-cidr", "127.0.0.1/32", "--allow-port", port)
 	var res struct {
 		OverallScore        *float64 `json:"overall_score"`
-		Passed              bool
+		Passed              *bool
 		TotalCitationsFound int `json:"total_citations_found"`
 		TotalResolved       int `json:"total_resolved"`
 		TotalSupported      int `json:"total_supported"`
@@ -44,16 +44,28 @@ func TestVerifyCLI(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("exit %d, not JSON: %v\n%s\n%s", code, err, stdout, stderr)
 	}
-	if res.TotalCitationsFound != 2 || res.TotalResolved != 2 || res.TotalSupported != 1 || res.OverallScore == nil || *res.OverallScore != 0.5 || !res.Passed || code != cli.ExitOK {
+	if res.TotalCitationsFound != 2 || res.TotalResolved != 2 || res.TotalSupported != 1 || res.OverallScore == nil || *res.OverallScore != 0.5 || res.Passed == nil || !*res.Passed || code != cli.ExitOK {
 		t.Fatalf("exit %d result %+v\n%s", code, res, stdout)
 	}
 	if res.Citations[0].Judge == nil || !res.Citations[0].Judge.Supported || res.Citations[1].Judge == nil || res.Citations[1].Judge.Supported {
 		t.Errorf("verdicts: %s", stdout)
 	}
-	// Without --allow-fetch nothing is fetched and nothing fails.
-	code, stdout, _ = invoke(t, "verify", "--output-file", out, "--model", "lexical")
-	if code != cli.ExitOK || !strings.Contains(stdout, `"fetch_disabled"`) || !strings.Contains(stdout, `"overall_score": null`) {
-		t.Errorf("exit %d\n%s", code, stdout)
+	// Without --allow-fetch nothing is fetched, so nothing is checked
+	// (issue 21): passed is null with the reason, and the exit code is not
+	// a pass; the same for an output without citations.
+	code, stdout, stderr = invoke(t, "verify", "--output-file", out, "--model", "lexical")
+	if code != cli.ExitGateFailed || !strings.Contains(stdout, `"fetch_disabled"`) || !strings.Contains(stdout, `"overall_score": null`) ||
+		!strings.Contains(stdout, `"passed": null`) || !strings.Contains(stdout, `"reason": "not checked: fetching is off — pass --allow-fetch"`) ||
+		!strings.Contains(stderr, "not checked: fetching is off") {
+		t.Errorf("without --allow-fetch: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	plain := filepath.Join(t.TempDir(), "plain.md")
+	if err := os.WriteFile(plain, []byte("Sea level rose.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ = invoke(t, "verify", "--output-file", plain, "--model", "lexical", "--allow-fetch")
+	if code != cli.ExitGateFailed || !strings.Contains(stdout, `"passed": null`) || !strings.Contains(stdout, "no citations found in output") {
+		t.Errorf("no citations: exit %d\n%s", code, stdout)
 	}
 	// An unknown model is an error envelope, not a verdict.
 	if code, stdout, _ = invoke(t, "verify", "--output-file", out, "--model", "gpt-nonexistent"); code != cli.ExitFailure || !strings.Contains(stdout, "Unknown model") {

@@ -38,7 +38,7 @@ func TestErrorEnvelopes(t *testing.T) {
 		{name: "manifest missing", setup: func(t *testing.T, r testRun) testRun {
 			r.Manifest = r.path("nope/manifest.json")
 			return r
-		}, call: extract, code: CodeNotFound, key: "path", reason: "manifest_path missing"},
+		}, call: extract, code: CodeNotFound, key: "path", reason: "manifest not found: no file at manifest_path"},
 		{name: "relative manifest path", setup: func(t *testing.T, r testRun) testRun {
 			r.Manifest = "run/manifest.json"
 			return r

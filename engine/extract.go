@@ -35,16 +35,16 @@ const (
 
 // ExtractArgs mirrors deep_research_citations_extract_urls.
 type ExtractArgs struct {
-	ManifestPath      string `json:"manifest_path"`
-	IncludeWave2      *bool  `json:"include_wave2,omitempty"`
-	ExtractedURLsPath string `json:"extracted_urls_path,omitempty"`
-	FoundByPath       string `json:"found_by_path,omitempty"`
-	Reason            string `json:"reason"`
+	ManifestPath      string `json:"manifest_path" jsonschema:"Absolute path of the run directory's manifest.json (required). Relative paths are refused. The tool deep_research_citations_init (or citegate init DIR) writes a run directory with one."`
+	IncludeWave2      *bool  `json:"include_wave2,omitempty" jsonschema:"Also read the wave-2 files: true or false. Default true."`
+	ExtractedURLsPath string `json:"extracted_urls_path,omitempty" jsonschema:"Absolute path to write the extracted URLs (one per line) to, inside the run directory. Default (recommended): <run>/citations/extracted-urls.txt."`
+	FoundByPath       string `json:"found_by_path,omitempty" jsonschema:"Absolute path to write found-by.json (which wave files cite each URL) to, inside the run directory. Default (recommended): <run>/citations/found-by.json."`
+	Reason            string `json:"reason" jsonschema:"Why this step is run, in a few words (required; e.g. 'first pass' or 'recheck after fixing wave-1'); recorded in the run's logs/audit.jsonl."`
 	// SourceTitles are section titles read like "Sources" (see
 	// parse.SourcesOptions); nil takes run-config.json's
 	// effective.citations.source_section_titles. Not in the reference's
 	// tool spec.
-	SourceTitles []string `json:"source_section_titles,omitempty"`
+	SourceTitles []string `json:"source_section_titles,omitempty" jsonschema:"Further section titles whose lists are read like a 'Sources' section, e.g. ['References', 'Bibliography']. Default: run-config.json's effective.citations.source_section_titles (set by init), else only the built-in titles."`
 }
 
 // ExtractResult is the tool's success envelope.

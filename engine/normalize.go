@@ -15,11 +15,11 @@ import (
 
 // NormalizeArgs mirrors deep_research_citations_normalize.
 type NormalizeArgs struct {
-	ManifestPath       string `json:"manifest_path"`
-	ExtractedURLsPath  string `json:"extracted_urls_path,omitempty"`
-	NormalizedURLsPath string `json:"normalized_urls_path,omitempty"`
-	URLMapPath         string `json:"url_map_path,omitempty"`
-	Reason             string `json:"reason"`
+	ManifestPath       string `json:"manifest_path" jsonschema:"Absolute path of the run directory's manifest.json (required). Relative paths are refused. The tool deep_research_citations_init (or citegate init DIR) writes a run directory with one."`
+	ExtractedURLsPath  string `json:"extracted_urls_path,omitempty" jsonschema:"Absolute path of the extracted URLs to read. Default (recommended): <run>/citations/extracted-urls.txt, as the previous step wrote it."`
+	NormalizedURLsPath string `json:"normalized_urls_path,omitempty" jsonschema:"Absolute path to write the normalized URLs to, inside the run directory. Default (recommended): <run>/citations/normalized-urls.txt."`
+	URLMapPath         string `json:"url_map_path,omitempty" jsonschema:"Absolute path to write url-map.json (original URL to normalized URL and cid) to, inside the run directory. Default (recommended): <run>/citations/url-map.json."`
+	Reason             string `json:"reason" jsonschema:"Why this step is run, in a few words (required; e.g. 'first pass' or 'recheck after fixing wave-1'); recorded in the run's logs/audit.jsonl."`
 }
 
 // NormalizeResult is the tool's success envelope.

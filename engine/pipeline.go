@@ -16,20 +16,20 @@ import (
 
 // RunArgs configures the whole pipeline on one run directory.
 type RunArgs struct {
-	ManifestPath string `json:"manifest_path"`
+	ManifestPath string `json:"manifest_path" jsonschema:"Absolute path of the run directory's manifest.json (required). Relative paths are refused. The tool deep_research_citations_init (or citegate init DIR) writes a run directory with one."`
 	// RunDir is the directory `run DIR` was given (its manifest.json is
 	// ManifestPath): the run must be that directory (see loadRunArgs).
-	RunDir       string `json:"run_dir,omitempty"`
-	IncludeWave2 *bool  `json:"include_wave2,omitempty"`
+	RunDir       string `json:"run_dir,omitempty" jsonschema:"Absolute path of the run directory holding manifest_path. When given, the run is held to it: the manifest's root must be this directory and nothing outside it is read or written. Default: none (the manifest's artifacts.root is used)."`
+	IncludeWave2 *bool  `json:"include_wave2,omitempty" jsonschema:"Also read the wave-2 files: true or false. Default true."`
 	// SourceTitles are section titles extract reads like "Sources"; nil
 	// takes run-config.json's (see ExtractArgs.SourceTitles).
-	SourceTitles []string `json:"source_section_titles,omitempty"`
+	SourceTitles []string `json:"source_section_titles,omitempty" jsonschema:"Further section titles whose lists are read like a 'Sources' section, e.g. ['References', 'Bibliography']. Default: run-config.json's effective.citations.source_section_titles (set by init), else only the built-in titles."`
 	// OfflineFixturesPath defaults to <runRoot>/offline-fixtures.json when
 	// that file exists.
-	OfflineFixturesPath string `json:"offline_fixtures_path,omitempty"`
-	OnlineFixturesPath  string `json:"online_fixtures_path,omitempty"`
-	OnlineDryRun        *bool  `json:"online_dry_run,omitempty"`
-	Reason              string `json:"reason,omitempty"`
+	OfflineFixturesPath string `json:"offline_fixtures_path,omitempty" jsonschema:"Absolute path of an offline fixtures JSON file: the status of each URL (valid, paywalled, blocked, mismatch, invalid), read only in offline mode. Default: the run directory's offline-fixtures.json when it exists."`
+	OnlineFixturesPath  string `json:"online_fixtures_path,omitempty" jsonschema:"Absolute path of an online fixtures JSON file: statuses for the URLs it lists (same shapes as offline fixtures), used in online or dry-run mode instead of checking those URLs on the network; ignored in offline mode. Default: none."`
+	OnlineDryRun        *bool  `json:"online_dry_run,omitempty" jsonschema:"Online mode only: true checks nothing on the network and records each URL as blocked by a dry run; false fetches. Default: run-config.json's mode (dry_run), else false. Ignored in offline mode."`
+	Reason              string `json:"reason,omitempty" jsonschema:"Why the run is made, in a few words (optional; default 'citegate run'); recorded in the run's logs/audit.jsonl."`
 	// Recheck limits live checking to these normalized URLs; every other
 	// URL keeps its record from the existing citations.jsonl (the TUI's
 	// "re-run the blocked ones"). Empty checks everything.

@@ -102,7 +102,7 @@ func (e *Engine) Relocate(ctx context.Context, a RelocateArgs) (*RelocateResult,
 func relocatedFiles(dir string, run *Run, moved func(string) (string, bool)) ([]fsx.File, error) {
 	manifest, err := fsx.ReadLimited(run.ManifestPath, maxJSONBytes)
 	if err != nil {
-		return nil, readError("manifest", run.ManifestPath, "manifest_path missing", err)
+		return nil, readError("manifest", run.ManifestPath, manifestNotFound, err)
 	}
 	manifest, _, err = rewriteJSONStrings(manifest, func(path []string, s string) (string, bool) {
 		switch {

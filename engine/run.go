@@ -123,12 +123,12 @@ func requireAbs(name, value string, required bool) (string, *Error) {
 	v := strings.TrimSpace(value)
 	if v == "" {
 		if required {
-			return "", newError(CodeInvalidArgs, name+" must be non-empty", map[string]any{name: value})
+			return "", newError(CodeInvalidArgs, name+" must be non-empty: this argument is required", map[string]any{name: value})
 		}
 		return "", nil
 	}
 	if !filepath.IsAbs(v) {
-		return "", newError(CodeInvalidArgs, name+" must be absolute", map[string]any{name: value})
+		return "", newError(CodeInvalidArgs, name+" must be absolute: give the full path, starting with /", map[string]any{name: value})
 	}
 	return filepath.Clean(v), nil
 }
@@ -184,6 +184,11 @@ func requireReason(reason string) *Error {
 	return nil
 }
 
+// manifestNotFound is the message for a manifest_path with no file: the
+// seeds' "manifest_path missing" reads as "the argument is missing".
+const manifestNotFound = "manifest not found: no file at manifest_path; give the absolute path of a run directory's manifest.json, " +
+	"or write a run directory first (citegate init DIR --waves FILES, or the MCP tool deep_research_citations_init)"
+
 // LoadRun reads and validates manifest.v1 at an absolute path.
 func LoadRun(manifestPath string) (*Run, error) {
 	p, aerr := requireAbs("manifest_path", manifestPath, true)
@@ -192,7 +197,7 @@ func LoadRun(manifestPath string) (*Run, error) {
 	}
 	data, err := fsx.ReadLimited(p, maxJSONBytes)
 	if err != nil {
-		return nil, readError("manifest", p, "manifest_path missing", err)
+		return nil, readError("manifest", p, manifestNotFound, err)
 	}
 	if _, err := schema.ValidateJSON(schema.Manifest, data); err != nil {
 		return nil, schemaError("manifest", p, "manifest unreadable", err)

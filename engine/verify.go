@@ -60,7 +60,8 @@ func (e *Engine) verifyRecords(ctx context.Context, mode string, records []Citat
 		st, ok := statuses[u]
 		return string(st), st.Citable(), ok
 	}
-	res, err := e.verify(ctx, output, verify.Args{Model: "lexical", AllowFetch: mode == ModeOnline, GateStatus: gate},
+	res, err := e.verify(ctx, output, verify.Args{Model: "lexical", AllowFetch: mode == ModeOnline, GateStatus: gate,
+		FetchOff: "run --verify fetches sources only in online mode"},
 		verifyProgress(em, statuses))
 	if err != nil {
 		return nil, nil, err

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"github.com/citegate/citegate/netguard"
 	"github.com/citegate/citegate/ui/cli"
 	citemcp "github.com/citegate/citegate/ui/mcp"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // runMCP serves the tools over stdio until the client closes the connection
@@ -35,7 +33,7 @@ func runMCP(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 	}
 	fmt.Fprintf(s.Err, "citegate: MCP server on stdio (may fetch: %v; judge base URLs: %d; roots: %s)\n",
 		allow, len(bounds.JudgeBaseURLs), cmp.Or(strings.Join(bounds.Roots, ", "), "any run directory"))
-	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(s.In), Writer: nopWriteCloser{s.Out}})
+	err = citemcp.Serve(ctx, srv, s.In, s.Out)
 	if ctx.Err() != nil {
 		return cli.ExitInterrupted
 	}
@@ -65,7 +63,3 @@ func mcpBounds(c *cli.Command) (citemcp.Boundaries, error) {
 	}
 	return b, nil
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -14,12 +14,12 @@ import (
 // verifyLine sums up run --verify's result in one line, for the terminal
 // UI's outcome panel and the line it leaves on stderr.
 func verifyLine(v *verify.Result) string {
-	verdict := "passed"
-	if !v.Passed {
-		verdict = "NOT passed"
+	if v.Passed == nil {
+		return fmt.Sprintf("Verify (--verify): %s · citations/verify.json", v.Reason)
 	}
-	if v.TotalResolved == 0 {
-		return fmt.Sprintf("Verify (--verify): %s, nothing resolvable among %d citation(s) · citations/verify.json", verdict, v.TotalCitationsFound)
+	verdict := "passed"
+	if !*v.Passed {
+		verdict = "NOT passed"
 	}
 	uncertain := ""
 	if v.TotalUncertain > 0 {
@@ -53,7 +53,13 @@ func runVerify(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		return cli.Fail(s, err)
 	}
 	cli.PrintJSON(s.Out, res)
-	if !res.Passed {
+	switch {
+	case res.Passed == nil:
+		// Nothing checked is not a pass: a script gating on exit 0 must not
+		// go on.
+		fmt.Fprintf(s.Err, "citegate: verify: %s\n", res.Reason)
+		return cli.ExitGateFailed
+	case !*res.Passed:
 		return cli.ExitGateFailed
 	}
 	return cli.ExitOK

@@ -202,7 +202,8 @@ func New(cfg Config) (Judge, error) {
 		}
 		p, ok := Prices[model]
 		if !ok {
-			return nil, configError(KindUnknownModel, fmt.Sprintf("Unknown model %q for provider %s: add it to judge.Prices first", safeDetail(model, ""), provider))
+			return nil, configError(KindUnknownModel, fmt.Sprintf("Unknown model %q for provider %s: citegate knows the prices of %s only; use one of them, "+
+				"or provider openai-compatible with a base URL for any other model", safeDetail(model, ""), provider, strings.Join(KnownModels(provider), ", ")))
 		}
 		price = &p
 	}
@@ -212,7 +213,7 @@ func New(cfg Config) (Judge, error) {
 		key = strings.TrimSpace(getenv(EnvAnthropicKey))
 	}
 	if key == "" && keyVar != "" {
-		return nil, configError(KindMissingKey, fmt.Sprintf("%s is not set: the %s judge needs an API key (or use --judge lexical, which needs none)", keyVar, provider))
+		return nil, configError(KindMissingKey, fmt.Sprintf("%s is not set: the %s judge needs an API key (or use the model lexical, which needs none)", keyVar, provider))
 	}
 
 	base := strings.TrimSpace(cfg.BaseURL)

@@ -47,8 +47,8 @@ func TestNewErrors(t *testing.T) {
 		kind string
 		msg  string
 	}{
-		{"unknown claude model", Config{Model: "claude-3-opus-20240229", Getenv: keys, Client: client}, KindUnknownModel, `Unknown model "claude-3-opus-20240229"`},
-		{"unknown gpt model", Config{Model: "gpt-5-turbo", Getenv: keys, Client: client}, KindUnknownModel, "Unknown model"},
+		{"unknown claude model", Config{Model: "claude-3-opus-20240229", Getenv: keys, Client: client}, KindUnknownModel, `Unknown model "claude-3-opus-20240229" for provider anthropic: citegate knows the prices of claude-haiku-4-5, claude-haiku-4-5-20251001,`},
+		{"unknown gpt model", Config{Model: "gpt-5-turbo", Getenv: keys, Client: client}, KindUnknownModel, "gpt-4o, gpt-4o-mini, o1-mini only; use one of them, or provider openai-compatible"},
 		{"unknown o model", Config{Model: "o3", Getenv: keys, Client: client}, KindUnknownModel, "Unknown model"},
 		{"uninferable model", Config{Model: "mistral-large", Getenv: keys, Client: client}, KindUnknownModel, "cannot infer its provider"},
 		{"no model", Config{Getenv: keys, Client: client}, KindUnknownModel, "no model"},

@@ -1,6 +1,9 @@
 package judge
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Price is a model's list price in USD per million tokens.
 type Price struct {
@@ -59,4 +62,17 @@ func estimateMaxCost(p Price, claim, source string) float64 {
 	n := utf16Len(claim) + utf16Len(source)
 	in := int(math.Ceil(float64(n) / estimateCharsPerToken))
 	return p.Cost(in, estimateOutputTokens)
+}
+
+// KnownModels lists, sorted, the models of provider that have a Prices
+// entry: the names an unknown-model error offers instead.
+func KnownModels(provider string) []string {
+	var out []string
+	for m := range Prices {
+		if p, err := InferProvider(m, ""); err == nil && p == provider {
+			out = append(out, m)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

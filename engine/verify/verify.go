@@ -43,6 +43,10 @@ type Args struct {
 	PerSourceTimeoutMS int      `json:"per_source_timeout_ms,omitempty"`
 	PerSourceMaxBytes  int      `json:"per_source_max_bytes,omitempty"`
 	TraceID            string   `json:"trace_id,omitempty"`
+	// FetchOff is what to tell the caller when AllowFetch is false: how
+	// fetching is turned on where the call came from ("" is "pass
+	// --allow-fetch", the command line's flag).
+	FetchOff string `json:"-"`
 	// NoAbstain turns every "uncertain" verdict into the judge's best guess
 	// (forced choice): verdicts are then only supported or unsupported.
 	NoAbstain bool `json:"no_abstain,omitempty"`
@@ -80,12 +84,16 @@ func (e *ArgError) Error() string { return e.Message }
 
 // Result is seed 002's output shape, exactly.
 type Result struct {
-	ID                  string   `json:"id"`
-	OverallScore        *float64 `json:"overall_score"`
-	Passed              bool     `json:"passed"`
-	TotalCitationsFound int      `json:"total_citations_found"`
-	TotalResolved       int      `json:"total_resolved"`
-	TotalSupported      int      `json:"total_supported"`
+	ID           string   `json:"id"`
+	OverallScore *float64 `json:"overall_score"`
+	// Passed is true or false only when a judge decided at least one
+	// citation; null when nothing was checked, and Reason says why.
+	Passed *bool `json:"passed"`
+	// Reason says why Passed is null ("" when it is not).
+	Reason              string `json:"reason,omitempty"`
+	TotalCitationsFound int    `json:"total_citations_found"`
+	TotalResolved       int    `json:"total_resolved"`
+	TotalSupported      int    `json:"total_supported"`
 	// TotalUncertain counts judge verdicts of "uncertain", which are left
 	// out of OverallScore's denominator.
 	TotalUncertain int        `json:"total_uncertain"`
@@ -213,7 +221,7 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 			vc.ResolveError = &ResolveError{"not_citable", fmt.Sprintf("citations.jsonl marks this source %s: synthesis must not cite it", st)}
 		case !a.AllowFetch:
 			vc.ResolveStatus = "error"
-			vc.ResolveError = &ResolveError{"fetch_disabled", "citation fetch is disabled; pass --allow-fetch"}
+			vc.ResolveError = &ResolveError{KindFetchDisabled, "citation fetch is disabled; " + fetchOff(a)}
 		}
 		if vc.ResolveStatus != "" {
 			if err := settle(c, vc, ""); err != nil {
@@ -288,9 +296,7 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 		score := math.Round(float64(res.TotalSupported)/float64(decided)*100) / 100
 		res.OverallScore = &score
 	}
-	// Seed 002: fail when fewer than half of the resolved sources support
-	// their claims; nothing resolvable is not a failure.
-	res.Passed = res.OverallScore == nil || *res.OverallScore >= 0.5
+	res.Passed, res.Reason = outcome(res, fetchOff(a))
 	return res, nil
 }
 

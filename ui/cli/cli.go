@@ -191,7 +191,7 @@ func manifestAndReason(manifestPath, reason string) []requiredArg {
 }
 
 const toolExits = "exit codes: 0 ok; 1 error envelope ({\"ok\":false,...}); 2 usage error"
-const verifyExits = "exit codes: 0 passed (or nothing resolvable); 4 not passed (fewer than half of the resolved sources support their claims); 1 error envelope; 2 usage error"
+const verifyExits = "exit codes: 0 passed; 4 not passed (fewer than half of the decided sources support their claims, or nothing checked: passed null, reason says why); 1 error envelope; 2 usage error"
 const runExits = "exit codes: 0 Gate C passed; 4 Gate C failed; 1 pipeline error (error envelope on stdout); 2 usage error; 3 interrupted (nothing written)"
 
 var specs = map[string]spec{

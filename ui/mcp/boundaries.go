@@ -1,8 +1,11 @@
 package mcp
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -238,6 +241,8 @@ func (p *policy) admit(in any) error {
 			{"online_fixtures_path", a.OnlineFixturesPath, false}}
 	case engine.InitArgs:
 		return p.admitInit(a)
+	case initArgs:
+		return p.admitInit(a.engine())
 	default:
 		return nil
 	}
@@ -277,7 +282,7 @@ func (p *policy) admit(in any) error {
 // directory it creates and the wave files it copies into it.
 func (p *policy) admitInit(a engine.InitArgs) error {
 	if len(p.b.Roots) == 0 {
-		return nil
+		return initTarget(a.Dir)
 	}
 	named := append([]string{a.Dir}, append(slices.Clone(a.Waves), a.Waves2...)...)
 	for _, v := range named {
@@ -329,4 +334,29 @@ func inside(root string, pa pathArg) error {
 // hasDotDot reports a ".." element in a path as written.
 func hasDotDot(p string) bool {
 	return slices.Contains(strings.Split(filepath.ToSlash(p), "/"), "..")
+}
+
+// initTarget: without the operator's --root, a client's init may write only
+// a new run directory — one that does not exist yet, is empty, or already
+// holds a run rooted there — never into some other directory that happens
+// to be writable.
+func initTarget(dir string) error {
+	if !filepath.IsAbs(dir) {
+		return nil // the tool refuses it with its own message
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && len(entries) == 0 {
+		return nil
+	}
+	if m, err := engine.LoadRun(filepath.Join(dir, "manifest.json")); err == nil && sameDir(m.Root, dir) {
+		return nil
+	}
+	return refused("dir is an existing directory that holds no run: init writes only a new directory, an empty one or an "+
+		"existing run directory (the operator may allow others with citegate mcp --root DIR)", map[string]any{"argument": "dir"})
+}
+
+func sameDir(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
 }

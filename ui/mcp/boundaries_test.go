@@ -238,3 +238,30 @@ func TestOnlineGate(t *testing.T) {
 		t.Errorf("with consent: %v", err)
 	}
 }
+
+// TestInitWritesOnlyRunDirectories: without the operator's --root, a
+// client's init may create a run, fill an empty directory or re-initialise
+// a run, never write into some other directory.
+func TestInitWritesOnlyRunDirectories(t *testing.T) {
+	base := t.TempDir()
+	run := filepath.Join(base, "run")
+	writeRun(t, run, "gates.json")
+	other := filepath.Join(base, "project")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "notes.md"), []byte("# mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(base, "empty")
+	if err := os.MkdirAll(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := newPolicy(Options{})
+	for dir, ok := range map[string]bool{filepath.Join(base, "new"): true, empty: true, run: true, other: false} {
+		err := p.admit(initArgs{Dir: dir, Force: true})
+		if (err == nil) != ok {
+			t.Errorf("init into %s: %v, want admitted=%v", dir, err, ok)
+		}
+	}
+}

@@ -41,7 +41,8 @@ func NewServer(e *engine.Engine, o Options) (*mcp.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "citegate", Version: o.Version}, &mcp.ServerOptions{
 		Instructions: "citegate checks the citations of deep-research wave files: extract → normalize → validate → " +
 			"Gate C → render on a run directory (or deep_research_citations_run for all five), and verify_citations " +
-			"checks whether cited sources support an agent output's claims. Paths must be absolute.",
+			"checks whether cited sources support an agent output's claims. With no run directory yet, start with " +
+			"deep_research_citations_init. Paths must be absolute. Each result is a JSON envelope: ok:false carries error.code and a message that says the fix.",
 	})
 	p := newPolicy(o)
 	// The server's own engine: online validation asks the policy first.
@@ -69,7 +70,11 @@ func NewServer(e *engine.Engine, o Options) (*mcp.Server, error) {
 			}),
 		add(s, p, "deep_research_citations_run", "Run extract → normalize → validate → Gate C → render on one run directory in one all-or-nothing commit. Sends progress notifications when the request has a progress token.",
 			t.run),
-		add(s, p, "verify_citations", "Extract the citations of an agent output, fetch the cited sources (only when the operator started the server with --allow-fetch) and judge whether each supports its claim. Returns per-citation verdicts and an overall support ratio (seed 002).",
+		add(s, p, initTool, "Write a complete run directory (manifest.json, run-config.json, gates.json, wave-1/ and wave-2/ with the given markdown files, optionally offline-fixtures.json) so that deep_research_citations_run can run on it; the answer lists the files written and the next steps. Writes nothing when the directory already has such files, unless force is true.",
+			func(ctx context.Context, _ *mcp.CallToolRequest, a initArgs) (any, error) {
+				return t.init(ctx, a)
+			}),
+		add(s, p, "verify_citations", "Extract the citations of an agent output, fetch the cited sources (only when the operator started the server with --allow-fetch) and judge whether each supports its claim. Returns per-citation verdicts and an overall support ratio (seed 002); passed is true or false only when a judge decided at least one citation, else null with a reason saying why (fetching off, no citations found).",
 			t.verify),
 	}
 	return s, errors.Join(errs...)
@@ -91,6 +96,7 @@ func add[In any](s *mcp.Server, p *policy, name, description string, call func(c
 	if err != nil {
 		return fmt.Errorf("mcp: schema for %s: %w", name, err)
 	}
+	singleTypes(schema)
 	resolved, err := schema.Resolve(nil)
 	if err != nil {
 		return fmt.Errorf("mcp: resolve schema for %s: %w", name, err)
@@ -120,8 +126,12 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, e
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return in, argError("arguments are not JSON: " + err.Error())
 	}
+	raw, err := dropNulls(raw, doc) // doc loses its null keys too
+	if err != nil {
+		return in, argError("arguments: " + err.Error())
+	}
 	if err := schema.Validate(doc); err != nil {
-		return in, argError("arguments do not match the tool's input schema: " + err.Error())
+		return in, argError("arguments do not match the tool's input schema (each property's description says what it takes): " + err.Error())
 	}
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
@@ -166,18 +176,18 @@ func (t tools) run(ctx context.Context, req *mcp.CallToolRequest, a engine.RunAr
 // allow_fetch must be tri-state here (absent means "as the operator
 // allows") and the input schema is inferred from exactly these fields.
 type verifyArgs struct {
-	Output             string   `json:"output"`
-	Model              string   `json:"model"`
-	Provider           string   `json:"provider,omitempty"`
-	BaseURL            string   `json:"base_url,omitempty"`
-	AllowFetch         *bool    `json:"allow_fetch,omitempty"`
-	DomainAllowlist    []string `json:"domain_allowlist,omitempty"`
-	MaxCostUSDTotal    *float64 `json:"max_cost_usd_total,omitempty"`
-	MaxCitations       int      `json:"max_citations,omitempty"`
-	PerSourceTimeoutMS int      `json:"per_source_timeout_ms,omitempty"`
-	PerSourceMaxBytes  int      `json:"per_source_max_bytes,omitempty"`
-	TraceID            string   `json:"trace_id,omitempty"`
-	NoAbstain          bool     `json:"no_abstain,omitempty"`
+	Output             string   `json:"output" jsonschema:"The agent output itself, as TEXT (markdown), not a file path: the server reads no file for it. Its citations ([N], (Author, Year) and footnote markers resolved through the output's own reference list, and bare URLs) are checked. Required; at most 16 MiB."`
+	Model              string   `json:"model" jsonschema:"Judge model (required): lexical (offline word-overlap judge: no API key, no cost); an Anthropic model: claude-haiku-4-5-20251001, claude-haiku-4-5, claude-sonnet-4-6, claude-sonnet-4-5-20250929, claude-opus-4-5-20251101, claude-opus-4-6, claude-opus-4-7, claude-opus-4-8; an OpenAI model: gpt-4o-mini, gpt-4o, o1-mini; or any model name with provider openai-compatible and base_url. API keys come from the server's environment."`
+	Provider           string   `json:"provider,omitempty" jsonschema:"Judge provider: anthropic, openai, openai-compatible or lexical. Default: inferred from model (claude-... is anthropic, gpt-... and o1-... are openai, lexical is lexical); any other model needs openai-compatible with base_url."`
+	BaseURL            string   `json:"base_url,omitempty" jsonschema:"Base URL of the judge's API, e.g. http://127.0.0.1:8080 for a local openai-compatible server. Default: the provider's official API. The operator's settings decide which endpoints and keys may be used."`
+	AllowFetch         *bool    `json:"allow_fetch,omitempty" jsonschema:"Fetch the cited sources: true or false. Default: true when the operator started the server with --allow-fetch. Without the operator's --allow-fetch nothing is fetched and true does not change that: each citation reports fetch_disabled and passed is null."`
+	DomainAllowlist    []string `json:"domain_allowlist,omitempty" jsonschema:"Fetch only sources whose host is one of these domains or under them, e.g. ['nature.com', 'who.int']. Default: any public host (private and local addresses are always refused)."`
+	MaxCostUSDTotal    *float64 `json:"max_cost_usd_total,omitempty" jsonschema:"Cap on the total judge cost of this call in US dollars, checked before each judge call with a pessimistic estimate. Default 1.00. The lexical judge costs nothing."`
+	MaxCitations       int      `json:"max_citations,omitempty" jsonschema:"Check at most this many citations, in order of appearance. Default 20; at most 50."`
+	PerSourceTimeoutMS int      `json:"per_source_timeout_ms,omitempty" jsonschema:"Time limit for fetching one source, in milliseconds. Default 10000."`
+	PerSourceMaxBytes  int      `json:"per_source_max_bytes,omitempty" jsonschema:"Most bytes read from one source. Default 5242880 (5 MiB); the operator's cap may be lower."`
+	TraceID            string   `json:"trace_id,omitempty" jsonschema:"Optional label for this call (seed 002's trace_id); accepted for compatibility, not used in the result."`
+	NoAbstain          bool     `json:"no_abstain,omitempty" jsonschema:"true turns every uncertain verdict into the judge's best guess, so verdicts are only supported or unsupported. Default false."`
 }
 
 // verify runs verify_citations. Fetching needs the operator's consent
@@ -194,5 +204,7 @@ func (t tools) verify(ctx context.Context, _ *mcp.CallToolRequest, a verifyArgs)
 	if err != nil {
 		return nil, err
 	}
-	return t.e.Verify(ctx, []byte(a.Output), va)
+	va.FetchOff = fetchOff(t.o.AllowFetch)
+	res, err := t.e.Verify(ctx, []byte(a.Output), va)
+	return withHint(res, a.Output), err
 }
