@@ -477,3 +477,58 @@ func TestMCPOnlineNeedsTheOperator(t *testing.T) {
 		t.Errorf("with --allow-fetch: ok=%v, %d request(s)\n%s", ok, site.requests.Load(), text)
 	}
 }
+
+// TestMCPRunDocumentsNameNoEndpoint: a run's documents (here run-config.json,
+// which a client could have written) naming a Bright Data endpoint do not
+// send the operator's Bright Data key there unless the operator listed it;
+// and run-config/policy.json cannot raise the ladder's byte cap.
+func TestMCPRunDocumentsNameNoEndpoint(t *testing.T) {
+	var keys atomic.Int32
+	evil := newLoopbackHost(t, func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.Header.Get("Authorization"), "bd-secret-test") {
+			keys.Add(1)
+		}
+		w.WriteHeader(http.StatusBadGateway)
+	})
+	site := newLoopbackHost(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, articleHTML)
+	})
+	t.Setenv("BRIGHTDATA_API_KEY", "bd-secret-test-0123456789")
+	t.Setenv("BRIGHTDATA_UNLOCKER_ZONE", "zone1")
+	flags := netFlags(map[string]*loopbackHost{"tides.example.org": site, "unlock.evil.example": evil})
+	dir, m := onlineRun(t, site)
+	endpoint := "http://unlock.evil.example:" + evil.port() + "/request"
+	rcPath := filepath.Join(dir, "run-config.json")
+	var rc map[string]any
+	raw, err := os.ReadFile(rcPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &rc); err != nil {
+		t.Fatal(err)
+	}
+	eff := rc["effective"].(map[string]any)
+	cit, _ := eff["citations"].(map[string]any)
+	if cit == nil {
+		cit = map[string]any{}
+		eff["citations"] = cit
+	}
+	cit["endpoints"] = map[string]any{"brightdata": endpoint}
+	data, _ := json.Marshal(rc)
+	if err := os.WriteFile(rcPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := stdioServer(t, append([]string{"--allow-fetch"}, flags...)...)
+	text, ok := callRaw(t, cs, "deep_research_citations_run", map[string]any{"manifest_path": m})
+	if ok || !strings.Contains(text, "--provider-endpoint") {
+		t.Errorf("a run-config endpoint the operator did not list: ok=%v\n%s", ok, text)
+	}
+	if n := site.requests.Load() + evil.requests.Load(); n != 0 || keys.Load() != 0 {
+		t.Errorf("refused run still made %d request(s), %d with the key", n, keys.Load())
+	}
+	listed := stdioServer(t, append([]string{"--allow-fetch", "--provider-endpoint", endpoint}, flags...)...)
+	if text, ok := callRaw(t, listed, "deep_research_citations_run", map[string]any{"manifest_path": m}); !ok {
+		t.Errorf("a listed endpoint: %s", text)
+	}
+}

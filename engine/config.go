@@ -50,6 +50,22 @@ func DefaultLadderPolicy() LadderPolicy {
 	}
 }
 
+// capped is p with every value at most ceiling's (backoff multiplier
+// included): a policy may lower the operator's limits, never raise them.
+func (p LadderPolicy) capped(ceiling LadderPolicy) LadderPolicy {
+	p.DirectFetchTimeoutMS = min(p.DirectFetchTimeoutMS, ceiling.DirectFetchTimeoutMS)
+	p.EndpointTimeoutMS = min(p.EndpointTimeoutMS, ceiling.EndpointTimeoutMS)
+	p.MaxRedirects = min(p.MaxRedirects, ceiling.MaxRedirects)
+	p.MaxBodyBytes = min(p.MaxBodyBytes, ceiling.MaxBodyBytes)
+	p.DirectFetchMaxAttempts = min(p.DirectFetchMaxAttempts, ceiling.DirectFetchMaxAttempts)
+	p.BrightDataMaxAttempts = min(p.BrightDataMaxAttempts, ceiling.BrightDataMaxAttempts)
+	p.ApifyMaxAttempts = min(p.ApifyMaxAttempts, ceiling.ApifyMaxAttempts)
+	p.BackoffInitialMS = min(p.BackoffInitialMS, ceiling.BackoffInitialMS)
+	p.BackoffMultiplier = min(p.BackoffMultiplier, ceiling.BackoffMultiplier)
+	p.BackoffMaxMS = min(p.BackoffMaxMS, ceiling.BackoffMaxMS)
+	return p
+}
+
 // Endpoints holds the operator adapter endpoints; nil means unset.
 type Endpoints struct {
 	BrightData *string `json:"bright_data"`

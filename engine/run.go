@@ -44,6 +44,17 @@ type Engine struct {
 	// written is not the operator's consent to fetch. nil allows (on the
 	// command line the operator chose the run).
 	OnlineGate func(modeSource string) error
+	// EndpointGate, when set, is asked before live online validation for
+	// each provider endpoint the run's documents set (the manifest's flags or
+	// run-config.json), with the provider's name, the URL and where it came
+	// from: the provider's credentials would go there. `citegate mcp` sets it
+	// (only endpoints the operator listed); nil allows.
+	EndpointGate func(provider, endpoint, source string) error
+	// PolicyCeiling, when set, caps run-config/policy.json's ladder values
+	// (time, bytes, redirects, attempts): a policy file a client could have
+	// written may lower them, never raise them. `citegate mcp` sets it to
+	// the defaults; nil leaves the policy as written.
+	PolicyCeiling *LadderPolicy
 	// redactText redacts a wave's source lines; nil is netguard.RedactText.
 	// Tests count its calls.
 	redactText func(string) string

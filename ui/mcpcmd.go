@@ -51,7 +51,7 @@ func mcpBounds(c *cli.Command) (citemcp.Boundaries, error) {
 	if v.MaxCitations < 0 || v.PerSourceTimeoutMS < 0 || v.PerSourceMaxBytes < 0 || (v.MaxCostUSDTotal != nil && *v.MaxCostUSDTotal < 0) {
 		return citemcp.Boundaries{}, fmt.Errorf("--max-citations, --per-source-timeout-ms, --per-source-max-bytes and --max-cost-usd-total must not be negative")
 	}
-	b := citemcp.Boundaries{JudgeBaseURLs: c.JudgeBaseURLs, DomainAllowlist: c.Net.DomainAllowlist,
+	b := citemcp.Boundaries{JudgeBaseURLs: c.JudgeBaseURLs, ProviderEndpoints: c.ProviderEndpoints, DomainAllowlist: c.Net.DomainAllowlist,
 		MaxCitations: v.MaxCitations, PerSourceTimeoutMS: v.PerSourceTimeoutMS, PerSourceMaxBytes: v.PerSourceMaxBytes,
 		MaxCostUSDTotal: v.MaxCostUSDTotal}
 	for _, r := range c.Roots {

@@ -54,7 +54,11 @@ type Command struct {
 	// whose runs a client may use. mcp's caps for verify_citations are in
 	// Verify.
 	JudgeBaseURLs []string
-	Roots         []string
+	// ProviderEndpoints are mcp's --provider-endpoint: the Bright Data and
+	// Apify endpoints a run's documents may name (their credentials go
+	// there).
+	ProviderEndpoints []string
+	Roots             []string
 }
 
 // UsageError is a command-line mistake; it maps to ExitUsage (see
@@ -326,11 +330,12 @@ var specs = map[string]spec{
 	},
 	"mcp": {
 		summary: "serve the tools to an agent over the Model Context Protocol (stdio)",
-		usage:   "citegate mcp [--allow-fetch] [--judge-base-url URL ...] [--root DIR ...] [verify caps] [network flags]",
+		usage:   "citegate mcp [--allow-fetch] [--judge-base-url URL ...] [--provider-endpoint URL ...] [--root DIR ...] [verify caps] [network flags]",
 		exits:   "exit codes: 0 the client closed the connection; 1 the server failed; 2 usage error; 3 interrupted",
 		bind: func(b *binder, c *Command) any {
 			b.boolean("allow-fetch", &c.AllowFetch, "let verify_citations fetch cited sources and runs configured online validate live (also CITEGATE_ALLOW_FETCH=1 or IRIS_CITATION_ALLOW_FETCH=1); off, a client's allow_fetch:true is not enough and an online run is refused")
 			b.list("judge-base-url", &c.JudgeBaseURLs, "an openai-compatible judge endpoint a client may name as base_url, comma-separated or repeated (default: none; OPENAI_API_KEY is sent there)")
+			b.list("provider-endpoint", &c.ProviderEndpoints, "a Bright Data or Apify endpoint a run's manifest or run-config.json may name, comma-separated or repeated (default: none; the provider's credentials are sent there)")
 			b.paths("root", &c.Roots, "a directory whose run directories a client may use (repeatable; default: any run directory, each only inside its own root)")
 			v := &c.Verify
 			b.integer("max-citations", &v.MaxCitations, "verify_citations: most citations a call checks; a client may ask for fewer (default 20, hard cap 50)")

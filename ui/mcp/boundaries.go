@@ -28,6 +28,10 @@ type Boundaries struct {
 	// accepted as a base URL: the anthropic and openai judges always call
 	// their own API hosts, so each key only goes where its owner sends it.
 	JudgeBaseURLs []string
+	// ProviderEndpoints are the Bright Data and Apify endpoints a run's
+	// documents may set (`--provider-endpoint`): a manifest or run-config a
+	// client could have written must not send the provider keys elsewhere.
+	ProviderEndpoints []string
 	// Roots, when set (`--root DIR`), are the directories under which a
 	// run's root must lie; unset, any run directory may be named.
 	Roots []string
@@ -195,6 +199,21 @@ func (p *policy) onlineGate(modeSource string) error {
 			"The operator enables it by starting the server with `citegate mcp --allow-fetch` (or CITEGATE_ALLOW_FETCH=1). " +
 			"Without it, pass online_dry_run: true (nothing is fetched; unsettled URLs are blocked) or use an offline run. Nothing was fetched or written",
 		Details: map[string]any{"mode": engine.ModeOnline, "mode_source": modeSource, "fix": "citegate mcp --allow-fetch"}}
+}
+
+// endpointGate admits a provider endpoint that a run's documents set only
+// when the operator listed it.
+func (p *policy) endpointGate(provider, endpoint, source string) error {
+	for _, allowed := range p.b.ProviderEndpoints {
+		if sameEndpoint(allowed, endpoint) {
+			return nil
+		}
+	}
+	return &engine.Error{Code: engine.CodeInvalidArgs,
+		Message: "this run names a " + provider + " endpoint (in " + source + ") that the operator did not list; the provider's " +
+			"credentials would be sent there. The operator allows it by starting the server with `citegate mcp --provider-endpoint URL`, " +
+			"or remove the endpoint from the run's documents. Nothing was fetched or written",
+		Details: map[string]any{"provider": provider, "source": source, "fix": "citegate mcp --provider-endpoint URL"}}
 }
 
 // pathArg is one path a call names: its argument name and value, and

@@ -47,7 +47,9 @@ func NewServer(e *engine.Engine, o Options) (*mcp.Server, error) {
 	p := newPolicy(o)
 	// The server's own engine: online validation asks the policy first.
 	ec := *e
-	ec.OnlineGate = p.onlineGate
+	ec.OnlineGate, ec.EndpointGate = p.onlineGate, p.endpointGate
+	ceiling := engine.DefaultLadderPolicy()
+	ec.PolicyCeiling = &ceiling
 	e = &ec
 	t := tools{e: e, o: o, p: p}
 	errs := []error{add(s, p, "deep_research_citations_extract_urls", "Extract the URLs of the wave files' Sources sections (citations/extracted-urls.txt, found-by.json).",
