@@ -65,13 +65,13 @@ func (c *aiaCache) get(ctx context.Context, g *Guard, url string) ([]*x509.Certi
 
 // fetchIssuer fetches url with Fetch's policy — Preflight, the
 // DomainAllowlist, the port policy, DialContext's checks, redirects as
-// hops — under aiaMaxBytes, within ctx's time. It runs inside a TLS
+// hops (over http only) — under aiaMaxBytes, within ctx's time. It runs inside a TLS
 // handshake, so it takes only ctx's deadline and cancellation: the
 // handshake's request trace must not see this other request.
 func (g *Guard) fetchIssuer(ctx context.Context, url string) ([]*x509.Certificate, error) {
 	ctx, cancel := detached(ctx)
 	defer cancel()
-	resp, err := g.fetchCapped(ctx, Request{URL: url, Header: http.Header{"Accept": {aiaAccept}}}, aiaMaxBytes)
+	resp, err := g.fetchCapped(ctx, Request{URL: url, Header: http.Header{"Accept": {aiaAccept}}}, aiaMaxBytes, true)
 	if err != nil {
 		return nil, err
 	}

@@ -92,11 +92,13 @@ type Response struct {
 // redirect wraps ErrRedirectBlocked and the hop's refusal. Error texts
 // carry redacted URLs only.
 func (g *Guard) Fetch(ctx context.Context, req Request) (*Response, error) {
-	return g.fetchCapped(ctx, req, g.limits.MaxBodyBytes)
+	return g.fetchCapped(ctx, req, g.limits.MaxBodyBytes, false)
 }
 
-// fetchCapped is Fetch with its own body cap (the AIA fetch's is smaller).
-func (g *Guard) fetchCapped(ctx context.Context, req Request, maxBody int64) (*Response, error) {
+// fetchCapped is Fetch with its own body cap, and, with httpOnly, no hop
+// over https: the AIA fetch runs inside a TLS handshake and must not need
+// one itself (a redirect to https could lead back to the same handshake).
+func (g *Guard) fetchCapped(ctx context.Context, req Request, maxBody int64, httpOnly bool) (*Response, error) {
 	start := time.Now()
 	method := req.Method
 	if method == "" {
@@ -114,6 +116,9 @@ func (g *Guard) fetchCapped(ctx context.Context, req Request, maxBody int64) (*R
 	next := req.URL
 	for n := 0; ; n++ {
 		t, err := g.Preflight(next)
+		if err == nil && httpOnly && !strings.HasPrefix(t.URL, "http:") {
+			err = fmt.Errorf("netguard: %s: https not followed here: %w", redacted(t.URL), ErrScheme)
+		}
 		if err != nil {
 			if n > 0 {
 				res.Hops = append(res.Hops, Hop{URL: redacted(next)})

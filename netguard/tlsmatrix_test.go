@@ -47,6 +47,10 @@ func newAIAServer(t *testing.T, files map[string][]byte) *aiaServer {
 		a.mu.Lock()
 		a.hits[r.URL.Path]++
 		a.mu.Unlock()
+		if r.URL.Path == "/to-https" {
+			http.Redirect(w, r, "https://news.example.com/int.cer", http.StatusFound)
+			return
+		}
 		body, ok := files[r.URL.Path]
 		if !ok {
 			http.NotFound(w, r)
@@ -130,6 +134,9 @@ func TestTLSMatrix(t *testing.T) {
 			wantRule: "cert-missing-intermediate", wantNote: "HTTP status 404"},
 		{name: "leaf only, AIA answers junk", cert: leaf(testpki.LeafOptions{AIA: aia.url("/junk.cer")}, p.inter).Chain(),
 			wantRule: "cert-missing-intermediate", wantNote: "the answer is not a certificate"},
+		// The AIA fetch runs inside a handshake and never needs one.
+		{name: "leaf only, AIA redirects to https", cert: leaf(testpki.LeafOptions{AIA: aia.url("/to-https")}, p.inter).Chain(),
+			wantRule: "cert-missing-intermediate", wantNote: "redirect blocked: disallowed protocol"},
 		{name: "leaf only, no AIA", cert: leaf(testpki.LeafOptions{}, p.inter).Chain(),
 			wantRule: "cert-unknown-authority", wantNote: `certificate for "news.example.com" is not issued by a trusted authority`},
 		// An invalid chain stays invalid: AIA completes it up to a root
