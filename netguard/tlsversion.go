@@ -4,7 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"fmt"
+	"strconv"
 )
 
 // errProbeDone ends a version probe's handshake once the server has said
@@ -59,4 +59,4 @@ func legacySuites() []uint16 {
 	return ids
 }
 
-func quoteHost(host string) string { return fmt.Sprintf("%q", host) }
+func quoteHost(host string) string { return strconv.Quote(host) }
