@@ -24,7 +24,8 @@ const (
 	EventRetryWait
 	// EventAttemptDone: attempt Attempt of Rung ended after Elapsed;
 	// Detail is its outcome ("ok: html", "http 503", "timeout", …) and
-	// HTTPStatus the status seen, if any.
+	// HTTPStatus the status seen, if any, and Proto the protocol of the
+	// direct fetch's response (HTTP/2.0, HTTP/1.1).
 	EventAttemptDone
 	// EventWarning: a problem the operator should fix that does not stop
 	// the run (Detail says what), e.g. a provider configuration that can
@@ -82,6 +83,9 @@ type Event struct {
 	Detail     string
 	Elapsed    time.Duration
 	HTTPStatus int
+	// Proto is the protocol a direct attempt's response came in
+	// (EventAttemptDone), "" if none did.
+	Proto string
 	// Redirects lists the redacted URLs a finished URL's direct fetch went
 	// through before its final URL.
 	Redirects []string

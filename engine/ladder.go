@@ -115,5 +115,5 @@ func progressEvent(p ladder.Progress) Event {
 	kind := map[ladder.ProgressKind]EventKind{ladder.Attempt: EventAttempt, ladder.AttemptDone: EventAttemptDone,
 		ladder.RetryWait: EventRetryWait}[p.Kind]
 	return Event{Kind: kind, Index: p.Item.Index, URL: p.Item.URL, CID: p.Item.CID, Rung: p.Rung, Attempt: p.Attempt,
-		Wait: p.Wait, Detail: p.Detail, Elapsed: p.Elapsed, HTTPStatus: p.HTTPStatus}
+		Wait: p.Wait, Detail: p.Detail, Elapsed: p.Elapsed, HTTPStatus: p.HTTPStatus, Proto: p.Proto}
 }

@@ -37,6 +37,9 @@ type Hop struct {
 	Status int
 	// Elapsed is the hop's duration, from DNS to the end of the body.
 	Elapsed time.Duration
+	// Proto is the protocol the response came in ("HTTP/2.0",
+	// "HTTP/1.1"), "" if none arrived.
+	Proto string
 }
 
 // Response is what Fetch learned.
@@ -47,6 +50,10 @@ type Response struct {
 	Hops []Hop
 	// StatusCode is the status of the last response received.
 	StatusCode int
+	// Proto is the protocol of the last response received: "HTTP/2.0"
+	// when the server chose HTTP/2 in the TLS handshake, else "HTTP/1.1"
+	// (or "HTTP/1.0").
+	Proto string
 	// Header is the header of the last response received, without
 	// cookies, with URLs in Location, Content-Location, Link and Refresh
 	// redacted, and without Content-Encoding and Content-Length once the
@@ -85,6 +92,13 @@ type Response struct {
 // redirect wraps ErrRedirectBlocked and the hop's refusal. Error texts
 // carry redacted URLs only.
 func (g *Guard) Fetch(ctx context.Context, req Request) (*Response, error) {
+	return g.fetchCapped(ctx, req, g.limits.MaxBodyBytes, false)
+}
+
+// fetchCapped is Fetch with its own body cap, and, with httpOnly, no hop
+// over https: the AIA fetch runs inside a TLS handshake and must not need
+// one itself (a redirect to https could lead back to the same handshake).
+func (g *Guard) fetchCapped(ctx context.Context, req Request, maxBody int64, httpOnly bool) (*Response, error) {
 	start := time.Now()
 	method := req.Method
 	if method == "" {
@@ -102,6 +116,9 @@ func (g *Guard) Fetch(ctx context.Context, req Request) (*Response, error) {
 	next := req.URL
 	for n := 0; ; n++ {
 		t, err := g.Preflight(next)
+		if err == nil && httpOnly && !strings.HasPrefix(t.URL, "http:") {
+			err = fmt.Errorf("netguard: %s: https not followed here: %w", redacted(t.URL), ErrScheme)
+		}
 		if err != nil {
 			if n > 0 {
 				res.Hops = append(res.Hops, Hop{URL: redacted(next)})
@@ -118,10 +135,10 @@ func (g *Guard) Fetch(ctx context.Context, req Request) (*Response, error) {
 		seen[key] = true
 
 		hopStart := time.Now()
-		h := g.hop(ctx, method, t.URL, header)
-		res.Hops = append(res.Hops, Hop{URL: redacted(t.URL), Status: h.status, Elapsed: time.Since(hopStart)})
+		h := g.hop(ctx, method, t.URL, header, maxBody)
+		res.Hops = append(res.Hops, Hop{URL: redacted(t.URL), Status: h.status, Elapsed: time.Since(hopStart), Proto: h.proto})
 		if h.status != 0 {
-			res.FinalURL, res.StatusCode, res.Header = redacted(t.URL), h.status, h.header
+			res.FinalURL, res.StatusCode, res.Header, res.Proto = redacted(t.URL), h.status, h.header, h.proto
 		}
 		if h.location == "" {
 			res.Body, res.RetryAfter = h.body, h.retryAfter
@@ -160,6 +177,7 @@ func redacted(u string) string {
 // hopResult is the outcome of one request.
 type hopResult struct {
 	status     int
+	proto      string
 	location   string // set when the response is a redirect to follow
 	header     http.Header
 	body       []byte
@@ -170,7 +188,7 @@ type hopResult struct {
 // hop performs one request under its own deadline, which also covers the
 // body. A redirect's body is not read: without keep-alives, closing it
 // just closes the connection.
-func (g *Guard) hop(ctx context.Context, method, target string, header http.Header) hopResult {
+func (g *Guard) hop(ctx context.Context, method, target string, header http.Header, maxBody int64) hopResult {
 	ctx, cancel := context.WithTimeout(ctx, g.limits.HopTimeout)
 	defer cancel()
 	var tr hopTrace
@@ -187,7 +205,7 @@ func (g *Guard) hop(ctx context.Context, method, target string, header http.Head
 	}
 	defer resp.Body.Close()
 
-	h := hopResult{status: resp.StatusCode}
+	h := hopResult{status: resp.StatusCode, proto: resp.Proto}
 	if loc, ok := redirectLocation(resp); ok {
 		h.location, h.header = loc, responseHeader(resp.Header, false)
 		return h
@@ -195,7 +213,7 @@ func (g *Guard) hop(ctx context.Context, method, target string, header http.Head
 	h.retryAfter = retryAfter(resp.Header, time.Now(), g.limits.MaxRetryAfter)
 	codings := resp.Header.Values("Content-Encoding")
 	if method != http.MethodHead {
-		h.body, err = readBody(ctx, resp.Body, codings, g.limits.MaxBodyBytes)
+		h.body, err = readBody(ctx, resp.Body, codings, maxBody)
 		if err != nil {
 			h.err = fmt.Errorf("netguard: %s %s: body: %w", method, redacted(target), err)
 		}
@@ -252,6 +270,8 @@ func sendFailure(ctx context.Context, tr *hopTrace, err error) error {
 		// Once the hop's time is up, whatever else broke is a consequence.
 	case isHeaderOverflow(err):
 		f = ErrHeaderTooLarge
+	case isHTTP2Violation(err):
+		f = ErrProtocol
 	case tr.tlsFailed.Load():
 		f = ErrTLS
 	case tr.firstByte.Load() && f == ErrNetwork:
@@ -261,8 +281,23 @@ func sendFailure(ctx context.Context, tr *hopTrace, err error) error {
 	return fmt.Errorf("%w: %s", f, RedactText(err.Error()))
 }
 
-// isHeaderOverflow recognises the HTTP/1 transport's header-cap error,
-// which has no type of its own.
+// isHTTP2Violation recognises an HTTP/2 connection or stream the client
+// closed because the server broke the protocol. A header block far over
+// Limits.MaxHeaderBytes ends this way too (the HTTP/2 client stops
+// decoding it and closes the connection with PROTOCOL_ERROR rather than
+// reporting the cap), so under HTTP/2 the header cap holds but may be
+// reported as ErrProtocol.
+func isHTTP2Violation(err error) bool {
+	s := err.Error()
+	return !strings.Contains(s, "received from peer") &&
+		(strings.Contains(s, "PROTOCOL_ERROR") || strings.Contains(s, "COMPRESSION_ERROR"))
+}
+
+// isHeaderOverflow recognises the transports' header-cap errors, which
+// have no type of their own: HTTP/1's, and HTTP/2's for a header list
+// over the limit it advertised.
 func isHeaderOverflow(err error) bool {
-	return strings.Contains(err.Error(), "server response headers exceeded")
+	s := err.Error()
+	return strings.Contains(s, "server response headers exceeded") ||
+		strings.Contains(s, "response header list larger than advertised limit")
 }

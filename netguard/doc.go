@@ -36,6 +36,15 @@
 //     few seconds and a few megabytes at most. It never sends credentials,
 //     cookies or a Referer, never uses a proxy, and names itself honestly in
 //     its User-Agent.
+//   - TLS (tlsdial.go, tlsverify.go, aia.go) is verified in full on every
+//     handshake — chain to a trusted root, dates, key usage, server name —
+//     and never skipped. Fetch does the verification itself so that it can
+//     do what browsers do with a server that left out its intermediate
+//     certificate (fetch the issuer from the leaf's AIA URL, through the
+//     same policy, capped and cached per Guard) and so that a failure says
+//     precisely what was wrong (TLSError, TLSDetail). It offers HTTP/2 and
+//     HTTP/1.1 by ALPN and speaks what the server chooses; TLS 1.2 is the
+//     minimum.
 //
 // Every rejection and failure wraps one of the package's sentinel errors, so
 // callers can classify them with errors.Is; IsRefusal separates "this target

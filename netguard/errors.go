@@ -102,7 +102,9 @@ var (
 
 	// ErrTLS reports a failed TLS handshake: an untrusted, expired or
 	// mismatched certificate, an obsolete protocol version, or a server
-	// that does not speak TLS at all.
+	// that does not speak TLS at all. When the certificate or the version
+	// is the cause, the error also holds a *TLSError saying which
+	// (TLSDetail).
 	ErrTLS = errors.New("TLS failure")
 
 	// ErrProtocol reports a response that is not valid HTTP (garbage

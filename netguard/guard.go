@@ -34,7 +34,10 @@ type Guard struct {
 	// is the only way to reach a TLS success path without the internet.
 	rootCAs *x509.CertPool
 
-	// fetch is Fetch's transport: HTTP/1.1; kept-alive connections are
+	// aia caches the issuer certificates fetched through AIA (aia.go).
+	aia *aiaCache
+
+	// fetch is Fetch's transport: HTTP/2 or HTTP/1.1; kept-alive connections are
 	// reused for the same host only, and every new connection is resolved,
 	// classified and dialled afresh (see newTransport).
 	fetch *http.Transport
@@ -64,6 +67,7 @@ func New(opts ...Option) *Guard {
 		d := &net.Dialer{Timeout: g.limits.HopTimeout, ControlContext: g.control}
 		g.dial = d.DialContext
 	}
+	g.aia = newAIACache()
 	g.fetch = g.newTransport(false)
 	return g
 }

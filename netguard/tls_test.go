@@ -170,31 +170,34 @@ func TestTransport(t *testing.T) {
 	}
 }
 
-// Fetch speaks HTTP/1.1 only, even to a server that offers HTTP/2;
-// Transport's API clients get HTTP/2.
+// Fetch and Transport speak HTTP/2 to a server that offers it, and
+// HTTP/1.1 to one that offers nothing else; Response.Proto says which.
 func TestProtocols(t *testing.T) {
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprint(w, r.Proto)
-	}))
-	srv.EnableHTTP2 = true
-	srv.StartTLS()
-	defer srv.Close()
-	port := portOf(t, srv.Listener.Addr().String())
-	r := newRig(t, port, Pin("example.com", port, loopback), trust(srv))
-	u := "https://example.com:" + strconv.Itoa(port) + "/"
-	resp, err := r.g.Fetch(context.Background(), Request{URL: u})
-	if err != nil || string(resp.Body) != "HTTP/1.1" {
-		t.Fatalf("Fetch = %+v, %v; want HTTP/1.1", resp, err)
-	}
-	tr := r.g.Transport()
-	defer tr.CloseIdleConnections()
-	got, err := (&http.Client{Transport: tr}).Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(got.Body)
-	got.Body.Close()
-	if string(body) != "HTTP/2.0" {
-		t.Errorf("Transport spoke %s, want HTTP/2.0", body)
+	for _, h2 := range []bool{true, false} {
+		srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, r.Proto)
+		}))
+		srv.EnableHTTP2 = h2
+		srv.StartTLS()
+		defer srv.Close()
+		want := map[bool]string{true: "HTTP/2.0", false: "HTTP/1.1"}[h2]
+		port := portOf(t, srv.Listener.Addr().String())
+		r := newRig(t, port, Pin("example.com", port, loopback), trust(srv))
+		u := "https://example.com:" + strconv.Itoa(port) + "/"
+		resp, err := r.g.Fetch(context.Background(), Request{URL: u})
+		if err != nil || string(resp.Body) != want || resp.Proto != want {
+			t.Fatalf("h2 %v: Fetch = %+v, %v; want %s", h2, resp, err, want)
+		}
+		tr := r.g.Transport()
+		defer tr.CloseIdleConnections()
+		got, err := (&http.Client{Transport: tr}).Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(got.Body)
+		got.Body.Close()
+		if string(body) != want {
+			t.Errorf("h2 %v: Transport spoke %s, want %s", h2, body, want)
+		}
 	}
 }

@@ -21,11 +21,14 @@ func (g *Guard) Transport() *http.Transport {
 }
 
 // newTransport builds Transport's configuration. Fetch uses it with api
-// false, which keeps HTTP/2 off (its framing is more attack surface, and Go
-// reports its header-cap failures as a bare COMPRESSION_ERROR,
-// indistinguishable from corrupt data) and reuses kept-alive HTTP/1.1
-// connections (issue 13), which saves a dial — and on the real web a TLS
-// handshake — per URL of a site. Reuse keeps the guard's promises:
+// false. Both speak HTTP/2 where the server offers it (ALPN) and HTTP/1.1
+// otherwise. Fetch's transport does its TLS itself (dialTLS: the
+// connection still comes from DialContext; the handshake verifies the
+// certificate fully, completing a chain whose intermediate the server
+// left out through AIA, and names the cause of a failure) and reuses
+// kept-alive connections (issue 13), which saves a dial — and on the real
+// web a TLS handshake — per URL of a site. Reuse keeps the guard's
+// promises:
 //
 //   - a connection is only reused for the same scheme, host and port (the
 //     transport's pool key), so it always leads to an address that was
@@ -34,19 +37,22 @@ func (g *Guard) Transport() *http.Transport {
 //   - every new connection goes through DialContext: resolved, classified,
 //     checked again at connect time;
 //   - a response whose body is not read to the end (a redirect, a body over
-//     the cap, a deadline) is closed, not drained, and its connection is
-//     not reused;
+//     the cap, a deadline) is closed, not drained: over HTTP/1.1 its
+//     connection is not reused, over HTTP/2 its stream is reset;
 //   - the idle pool is bounded (idlePerHost per host, idleConns in all)
 //     and idle connections close after idleTimeout, so a hostile server
 //     cannot park connections.
 //
-// NoConnReuse turns reuse off (one fresh connection per request, as before
-// issue 13), for measurement.
+// Response headers are capped at Limits.MaxHeaderBytes under both
+// protocols (HTTP/2 advertises it as SETTINGS_MAX_HEADER_LIST_SIZE and
+// enforces it; isHeaderOverflow knows both errors). NoConnReuse turns reuse
+// off (one fresh connection per request, as before issue 13), for
+// measurement.
 func (g *Guard) newTransport(api bool) *http.Transport {
 	var protocols http.Protocols
 	protocols.SetHTTP1(true)
-	protocols.SetHTTP2(api)
-	return &http.Transport{
+	protocols.SetHTTP2(true)
+	t := &http.Transport{
 		Proxy:       nil,
 		DialContext: g.DialContext,
 		TLSClientConfig: &tls.Config{
@@ -63,6 +69,10 @@ func (g *Guard) newTransport(api bool) *http.Transport {
 		MaxIdleConnsPerHost:    idlePerHost(api),
 		IdleConnTimeout:        idleTimeout(api),
 	}
+	if !api {
+		t.DialTLSContext = g.dialTLS
+	}
+	return t
 }
 
 // Fetch's idle pool: enough for the ladder's default per-host limit and

@@ -33,7 +33,8 @@ func (l *Ladder) direct(ctx context.Context, it *Item, log *attemptLog) (d Decis
 		if o.status != 0 {
 			lastStatus = o.status
 		}
-		done := Progress{Kind: AttemptDone, Item: it, Rung: rungDirect, Attempt: a, Elapsed: o.elapsed, Detail: o.detail, HTTPStatus: o.status}
+		done := Progress{Kind: AttemptDone, Item: it, Rung: rungDirect, Attempt: a, Elapsed: o.elapsed, Detail: o.detail, HTTPStatus: o.status,
+			Proto: o.proto}
 		if o.settled {
 			done.Detail = o.d.Notes
 		}
@@ -76,6 +77,7 @@ type attemptOutcome struct {
 	again      bool   // worth another attempt
 	retryAfter time.Duration
 	status     int
+	proto      string // the response's protocol (HTTP/2.0, HTTP/1.1), "" if none
 	elapsed    time.Duration
 	// probe is the page of a valid outcome read with GET, to compare with
 	// the site's answer to a URL that cannot exist; also a deep link
@@ -93,7 +95,7 @@ func (l *Ladder) directAttempt(ctx context.Context, it *Item, a int, r retrier) 
 	resp, head, err := l.fetch(ctx, host, it.Fetch, l.cfg.Tier == classify.Basic)
 	it.reach.note(ctx, resp, err)
 	if resp != nil {
-		o.status = resp.StatusCode
+		o.status, o.proto = resp.StatusCode, resp.Proto
 	}
 	switch {
 	case err != nil && (netguard.IsRefusal(err) || errors.Is(err, netguard.ErrNoSuchHost)):
@@ -105,7 +107,10 @@ func (l *Ladder) directAttempt(ctx context.Context, it *Item, a int, r retrier) 
 	case err != nil && ctx.Err() != nil:
 		o.detail = "cancelled"
 	case err != nil:
-		o.detail, o.again = netguard.Reason(err), retryable(err)
+		// A certificate or protocol-version failure names its cause
+		// (netguard.TLSError): the page exists, the server is
+		// misconfigured, and the providers may still read it.
+		o.detail, o.again = cmp.Or(netguard.TLSDetail(err), netguard.Reason(err)), retryable(err)
 	default:
 		page := pageFrom(it, resp, head)
 		v := classify.Classify(page, it.Citation, l.cfg.Tier)

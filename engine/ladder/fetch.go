@@ -49,13 +49,15 @@ func (l *Ladder) fetch(ctx context.Context, host, url string, headFirst bool) (r
 // headThenGet asks with HEAD and falls back to GET when the server does not
 // answer HEAD usefully (seed 004): any status outside 2xx–3xx or a transport
 // failure gets a GET, since many servers refuse or mishandle HEAD. A refused
-// target or a name that does not exist is final: GET would be refused too.
+// target, a name that does not exist, or a certificate or protocol version
+// the handshake refused (netguard.TLSDetail) is final: GET would fail the
+// same way.
 func headThenGet(do func(method string) (*netguard.Response, error)) (resp *netguard.Response, head bool, err error) {
 	resp, err = do(http.MethodHead)
 	if err == nil && resp.StatusCode >= 200 && resp.StatusCode < 400 {
 		return resp, true, nil
 	}
-	if err != nil && (netguard.IsRefusal(err) || errors.Is(err, netguard.ErrNoSuchHost)) {
+	if err != nil && (netguard.IsRefusal(err) || errors.Is(err, netguard.ErrNoSuchHost) || netguard.TLSDetail(err) != "") {
 		return resp, true, err
 	}
 	resp, err = do(http.MethodGet)

@@ -31,6 +31,8 @@ func TestHeadThenGet(t *testing.T) {
 		{"HEAD transport error", fail(netguard.ErrConnReset), []string{"HEAD", "GET"}, false, nil, 200},
 		{"refused target is final", fail(netguard.ErrBlockedAddress), []string{"HEAD"}, true, netguard.ErrBlockedAddress, 0},
 		{"no such host is final", fail(netguard.ErrNoSuchHost), []string{"HEAD"}, true, netguard.ErrNoSuchHost, 0},
+		{"a refused certificate is final", fail(&netguard.TLSError{Rule: "cert-expired", Note: "x"}), []string{"HEAD"}, true, netguard.ErrTLS, 0},
+		{"another TLS failure is asked again", fail(netguard.ErrTLS), []string{"HEAD", "GET"}, false, nil, 200},
 	} {
 		var calls []string
 		resp, head, err := headThenGet(func(method string) (*netguard.Response, error) {

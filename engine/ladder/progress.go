@@ -9,7 +9,7 @@ const (
 	// Attempt: a rung starts an attempt at the item.
 	Attempt ProgressKind = iota + 1
 	// AttemptDone: the attempt is over (Detail says how, HTTPStatus what
-	// the site or provider answered).
+	// the site or provider answered, Proto in which protocol).
 	AttemptDone
 	// RetryWait: the rung waits Wait before its next attempt (Detail: why).
 	RetryWait
@@ -26,6 +26,10 @@ type Progress struct {
 	Detail     string
 	Elapsed    time.Duration
 	HTTPStatus int
+	// Proto is the protocol of a direct attempt's response ("HTTP/2.0",
+	// "HTTP/1.1"; "" when none arrived), so walls can be told apart by
+	// the protocol they answered.
+	Proto string
 }
 
 // report sends p; an error (the consumer was cancelled) stops the item.
