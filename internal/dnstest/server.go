@@ -158,7 +158,15 @@ func (s *Server) roll(k key, nth, salt int) float64 {
 	f.Write([]byte(k.name))
 	binary.BigEndian.PutUint64(b[:], uint64(k.qtype)<<32|uint64(nth)<<8|uint64(salt))
 	f.Write(b[:])
-	return float64(f.Sum64()>>11) / (1 << 53)
+	return float64(mix(f.Sum64())>>11) / (1 << 53)
+}
+
+// mix is splitmix64's finalizer: FNV alone leaves the high bits nearly
+// blind to the last bytes hashed (the call number).
+func mix(z uint64) uint64 {
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
 }
 
 func (s *Server) build(id uint16, q dnsmessage.Question, name string) ([]byte, error) {
