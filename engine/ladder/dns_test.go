@@ -62,8 +62,12 @@ func TestDirectRungDNSOutcomes(t *testing.T) {
 	u, _ := url.Parse(srv.URL)
 	port, _ := strconv.Atoi(u.Port())
 	lo := func() ([]netip.Addr, error) { return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil }
-	notFound := func() ([]netip.Addr, error) { return nil, &net.DNSError{Err: "no such host", Name: "x.", IsNotFound: true} }
-	servFail := func() ([]netip.Addr, error) { return nil, &net.DNSError{Err: "server misbehaving", Name: "x.", IsTemporary: true} }
+	notFound := func() ([]netip.Addr, error) {
+		return nil, &net.DNSError{Err: "no such host", Name: "x.", IsNotFound: true}
+	}
+	servFail := func() ([]netip.Addr, error) {
+		return nil, &net.DNSError{Err: "server misbehaving", Name: "x.", IsTemporary: true}
+	}
 	noData := func() ([]netip.Addr, error) { return nil, nil }
 	res := &dnsScript{calls: map[string]int{}, answers: map[string][]func() ([]netip.Addr, error){
 		"flaky.example.com": {notFound, lo},
