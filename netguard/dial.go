@@ -15,8 +15,13 @@ import (
 
 // Resolver looks up the addresses of a host name. *net.Resolver satisfies
 // it; tests pass a stub so that no test depends on real DNS. An
-// implementation must return when ctx is done: the hop deadline reaches the
-// resolver only through ctx.
+// implementation must return when ctx is done: the hop deadline, and the
+// guard's own timeout for one try (resolve.go), reach the resolver only
+// through ctx. A *net.DNSError with IsNotFound is read as NXDOMAIN, an
+// empty answer without error as NODATA (the name exists, with no address),
+// any other error as a failed try, which is retried. Without WithResolver
+// the guard uses Go's resolver, strict, asking A and AAAA separately and
+// reading the response codes Go does not report (dnssniff.go).
 type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
