@@ -103,8 +103,8 @@ func TestDirectRungDNSOutcomes(t *testing.T) {
 	})
 	for i, row := range rows {
 		d := got[i]
-		if d.Verdict.Status != row.status || !strings.Contains(d.Verdict.Notes, row.note) || d.Unreached != row.unreached {
-			t.Errorf("%s: %s %q (unreached %v); want %s with %q (unreached %v)", row.host, d.Verdict.Status, d.Verdict.Notes,
+		if d.Status != row.status || !strings.Contains(d.Notes, row.note) || d.Unreached != row.unreached {
+			t.Errorf("%s: %s %q (unreached %v); want %s with %q (unreached %v)", row.host, d.Status, d.Notes,
 				d.Unreached, row.status, row.note, row.unreached)
 		}
 	}
