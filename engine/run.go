@@ -66,9 +66,11 @@ func New() *Engine {
 }
 
 // guard builds a run's network guard: the operator's controls plus the
-// limits of the run's policy (seed 000: 5 s per hop, 5 redirects, 2 MB).
+// limits of the run's policy (seed 000: 5 s per hop, 5 redirects, 2 MB),
+// resolving each host once per run (its answer shared for its TTL, at most
+// netguard.DefaultShareMaxAge).
 func (e *Engine) guard(p LadderPolicy) *netguard.Guard {
-	opts := append(slices.Clone(e.GuardOptions), netguard.WithLimits(p.fetchLimits()))
+	opts := append(slices.Clone(e.GuardOptions), netguard.WithLimits(p.fetchLimits()), netguard.ShareLookups(0))
 	return netguard.New(opts...)
 }
 

@@ -10,12 +10,18 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Resolver looks up the addresses of a host name. *net.Resolver satisfies
 // it; tests pass a stub so that no test depends on real DNS. An
-// implementation must return when ctx is done: the hop deadline reaches the
-// resolver only through ctx.
+// implementation must return when ctx is done: the hop deadline, and the
+// guard's own timeout for one try (resolve.go), reach the resolver only
+// through ctx. A *net.DNSError with IsNotFound is read as NXDOMAIN, an
+// empty answer without error as NODATA (the name exists, with no address),
+// any other error as a failed try, which is retried. Without WithResolver
+// the guard uses Go's resolver, strict, asking A and AAAA separately and
+// reading the response codes Go does not report (dnssniff.go).
 type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
@@ -61,8 +67,10 @@ type hopKey struct{}
 //   - refuses networks other than tcp, tcp4 and tcp6, ports outside the port
 //     policy, and the host names Preflight refuses (localhost, single-label
 //     and internal names, non-canonical numbers);
-//   - takes the address from a Pin, or resolves the name once through the
-//     Resolver, as a rooted name so that no search domain is appended;
+//   - takes the address from a Pin, or resolves the name through the
+//     Resolver, as a rooted name so that no search domain is appended,
+//     retrying until it earns an answer (resolve.go), or takes the shared
+//     answer (ShareLookups);
 //   - classifies every answer with CheckAddr and refuses the whole name if
 //     any answer is blocked: a name that mixes public and private answers
 //     is a rebinding setup or a misconfiguration, and in neither case
@@ -77,8 +85,9 @@ type hopKey struct{}
 //     not rely on any of the above being right.
 //
 // The DomainAllowlist is not applied here; it is a URL policy (Preflight,
-// Fetch). Every error wraps a sentinel: a refusal, ErrNoSuchHost,
-// ErrResolve, ErrTimeout, ErrCanceled, ErrConnRefused, ErrConnReset or
+// Fetch). Every error wraps a sentinel: a refusal, ErrNoSuchHost (with
+// ErrNoAddress for a name that exists but has no address), ErrDNSNoAnswer
+// (with ErrResolve or ErrTimeout), ErrTimeout, ErrCanceled, ErrConnRefused, ErrConnReset or
 // ErrNetwork.
 func (g *Guard) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	if hop, ok := ctx.Value(hopKey{}).(context.Context); ok {
@@ -153,7 +162,7 @@ func (g *Guard) addrs(ctx context.Context, family, host string, port int) ([]net
 		out = append(out, a)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("netguard: %s: no %s address: %w", clip(host), family, ErrNoSuchHost)
+		return nil, &dnsError{fmt.Sprintf("netguard: %s: no %s address", clip(host), family), []error{ErrNoAddress, ErrNoSuchHost}}
 	}
 	return out, nil
 }
@@ -167,27 +176,22 @@ func containsAddr(list []netip.Addr, a netip.Addr) bool {
 	return false
 }
 
-// lookup resolves name (lower-case, no trailing dot) through the Resolver.
+// lookup resolves name (lower-case, no trailing dot) through the Resolver,
+// with the retries and classification of resolve.go, shared among dials
+// when ShareLookups is set.
 func (g *Guard) lookup(ctx context.Context, family, name string) ([]netip.Addr, error) {
-	r := g.resolver
-	if r == nil {
-		r = net.DefaultResolver
+	if g.shared == nil {
+		addrs, _, err := g.resolveName(ctx, family, name)
+		return addrs, err
 	}
-	// The trailing dot makes the name absolute: a resolver would otherwise
-	// try "name.<search domain>" after NXDOMAIN, which leads inward.
-	answers, err := r.LookupNetIP(ctx, family, name+".")
-	if err == nil {
-		return answers, nil
+	addrs, err := g.shared.lookup(ctx, shareKey{family, name}, func(lctx context.Context) ([]netip.Addr, time.Duration, error) {
+		return g.resolveName(lctx, family, name)
+	})
+	if err != nil && Reason(err) == "unclassified error" {
+		// The caller gave up waiting; the lookup goes on for the others.
+		return nil, fmt.Errorf("netguard: resolve %s: %w", name, failure(ctx, err))
 	}
-	var dnsErr *net.DNSError
-	sentinel := ErrResolve
-	switch {
-	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
-		sentinel = ErrNoSuchHost
-	case ctx.Err() != nil || errors.As(err, &dnsErr) && dnsErr.IsTimeout:
-		sentinel = failure(ctx, err)
-	}
-	return nil, fmt.Errorf("netguard: resolve %s: %w: %s", name, sentinel, RedactText(err.Error()))
+	return addrs, err
 }
 
 // control is the default dialer's ControlContext: it sees the socket's real
@@ -227,10 +231,16 @@ func failure(ctx context.Context, err error) error {
 // to host:port would — pins, the resolver, every classification rule — and
 // returns the first address such a dial would try. Callers use it to group
 // hosts by the server that answers them (the ladder's per-address limit); it
-// opens no connection, and a dial still resolves and checks afresh.
+// opens no connection. A dial checks its addresses afresh, and resolves
+// afresh unless ShareLookups shares this lookup's answer with it. A lookup
+// that got no answer (ErrDNSNoAnswer) is marked as Unreached, as Fetch
+// would mark it.
 func (g *Guard) Address(ctx context.Context, host string, port int) (netip.Addr, error) {
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
 	addrs, err := g.addrs(ctx, "ip", host, port)
+	if errors.Is(err, ErrDNSNoAnswer) {
+		return netip.Addr{}, markUnreached(err, false)
+	}
 	if err != nil {
 		return netip.Addr{}, err
 	}

@@ -135,7 +135,12 @@ type funcResolver struct {
 }
 
 func (r *funcResolver) LookupNetIP(ctx context.Context, _, _ string) ([]netip.Addr, error) {
-	defer func() { r.done <- struct{}{} }()
+	defer func() {
+		select {
+		case r.done <- struct{}{}:
+		default: // a retried lookup calls again; one signal is enough
+		}
+	}()
 	return r.f(ctx)
 }
 

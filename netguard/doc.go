@@ -26,8 +26,12 @@
 //   - The guarded dialer (Guard.DialContext) is where a name is finally
 //     judged: a name that resolves, or rebinds, to a private address can
 //     only be caught on the addresses actually being dialled. It resolves
-//     once, classifies every answer, dials only the checked literals, and
-//     checks each socket's address again just before connect. Guard.Transport
+//     once (or takes the answer shared by ShareLookups), classifies every
+//     answer, dials only the checked literals, and checks each socket's
+//     address again just before connect. A lookup earns its outcome
+//     (resolve.go): failures are retried, NXDOMAIN is confirmed, NODATA is
+//     told apart from it, and a bounded number of queries is in flight.
+//     Guard.Transport
 //     puts it under an http.Transport for third-party API clients.
 //   - The fetcher (Guard.Fetch) is the only way citegate should retrieve an
 //     untrusted URL. It follows redirects itself so that every hop is a new

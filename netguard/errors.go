@@ -76,9 +76,21 @@ var (
 	// other than GET or HEAD, or a header outside the safe set.
 	ErrRequest = errors.New("request method or header not allowed")
 
-	// ErrNoSuchHost reports that the name does not exist (NXDOMAIN) or has
-	// no address.
+	// ErrNoSuchHost reports that the name does not exist: NXDOMAIN, asked
+	// twice. An error that also wraps ErrNoAddress is a name that exists
+	// but has no address.
 	ErrNoSuchHost = errors.New("no such host")
+
+	// ErrNoAddress reports a name that exists but has no address (NODATA
+	// for every family asked), or none of the family a dial needs. Such an
+	// error also wraps ErrNoSuchHost, which used to cover both.
+	ErrNoAddress = errors.New("no address for the name")
+
+	// ErrDNSNoAnswer reports a lookup that got no answer to rely on after
+	// its retries: every try timed out or met SERVFAIL, REFUSED or another
+	// failure. It says nothing about the name. Such an error also wraps
+	// ErrTimeout (the last try timed out) or ErrResolve.
+	ErrDNSNoAnswer = errors.New("no answer from the resolver")
 
 	// ErrResolve reports any other DNS failure (SERVFAIL, refused, ...).
 	ErrResolve = errors.New("DNS resolution failed")
@@ -138,7 +150,7 @@ var refusals = []error{
 // because it is the only one that travels with another.
 var sentinels = slices.Concat([]error{ErrRedirectBlocked}, refusals, []error{
 	ErrRedirectLimit, ErrRedirectLoop, ErrRequest,
-	ErrNoSuchHost, ErrResolve, ErrTimeout, ErrCanceled,
+	ErrNoAddress, ErrDNSNoAnswer, ErrNoSuchHost, ErrResolve, ErrTimeout, ErrCanceled,
 	ErrConnRefused, ErrConnReset, ErrNetwork, ErrTLS, ErrProtocol,
 	ErrHeaderTooLarge, ErrBodyTooLarge, ErrIncompleteBody, ErrEncoding,
 })

@@ -25,9 +25,16 @@ type Guard struct {
 	ports        map[int]bool
 	pins         map[pinKey]netip.Addr
 	resolver     Resolver
-	dial         dialFunc
-	limits       Limits
-	userAgent    string
+	// lookups bounds the resolver queries in flight (MaxLookupsInFlight);
+	// shared, when set (ShareLookups), shares answers among dials.
+	lookups chan struct{}
+	shared  *lookupShare
+	// system is the built-in resolver used when resolver is nil
+	// (dnssniff.go); tests point one at their own name server.
+	system    *net.Resolver
+	dial      dialFunc
+	limits    Limits
+	userAgent string
 
 	// rootCAs replaces the system roots (WithRootCAs); nil means
 	// the system pool. Tests set it to trust httptest certificates, which
@@ -58,6 +65,8 @@ func New(opts ...Option) *Guard {
 		ports:        map[int]bool{80: true, 443: true},
 		pins:         map[pinKey]netip.Addr{},
 		userAgent:    DefaultUserAgent,
+		lookups:      make(chan struct{}, MaxLookupsInFlight),
+		system:       systemResolver,
 	}
 	for _, o := range opts {
 		o(g)

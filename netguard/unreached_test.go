@@ -35,11 +35,11 @@ func TestUnreached(t *testing.T) {
 	}{
 		{"DNS unreachable", reset, "down.example.com", func(context.Context, int) ([]netip.Addr, error) {
 			return nil, &net.DNSError{Err: "dial udp 10.0.0.53:53: connect: network is unreachable", Name: "down.example.com.", IsTemporary: true}
-		}, nil, true, "DNS resolution failed"},
+		}, nil, true, "no answer from the resolver"}, // retried with backoff first (resolve.go)
 		{"DNS times out", reset, "slow.example.com", func(ctx context.Context, _ int) ([]netip.Addr, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
-		}, nil, true, "timed out"},
+		}, nil, true, "no answer from the resolver"},
 		{"connect: network unreachable", reset, "news.example.com", nil, []Option{failDial(syscall.ENETUNREACH)}, true, "network error"},
 		{"connect refused", reset, "news.example.com", nil, []Option{refusedDial}, true, "connection refused"},
 		{"NXDOMAIN is an answer", reset, "gone.example.com", func(context.Context, int) ([]netip.Addr, error) {

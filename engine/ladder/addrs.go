@@ -2,11 +2,14 @@ package ladder
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/netip"
 	"net/url"
 	"strconv"
 	"sync"
+
+	"github.com/citegate/citegate/netguard"
 )
 
 // addrGate is the second politeness layer: at most limit requests in flight
@@ -15,8 +18,12 @@ import (
 // can (the realpages-dev harness, one Python server with a listen backlog of
 // 5, lost pages to connect timeouts at 192 in flight without it). A host's
 // address is resolved once per run through the guard (no connection; the
-// dial still resolves and checks afresh); a host that does not resolve is
-// not limited here, and its request fails as it would have.
+// dial checks afresh, and the run's guard shares the answer with it); a
+// host that does not resolve is not limited here, and its request fails as
+// it would have. A lookup that got no answer at all (netguard.ErrDNSNoAnswer,
+// after the guard's own retries) fails the request at once instead of
+// resolving again in the dial, and is not remembered, so the rung's next
+// attempt asks again.
 type addrGate struct {
 	limit   int // ≤ 0: no limit
 	resolve func(ctx context.Context, host string, port int) (netip.Addr, error)
@@ -36,27 +43,31 @@ func newAddrGate(limit int, resolve func(context.Context, string, int) (netip.Ad
 }
 
 // addressOf returns host's address, resolving it on first use; ok is false
-// for a host that does not resolve (or when there is no limit).
-func (a *addrGate) addressOf(ctx context.Context, host, rawURL string) (netip.Addr, bool) {
+// for a host that does not resolve (or when there is no limit). err is the
+// lookup's when it got no answer.
+func (a *addrGate) addressOf(ctx context.Context, host, rawURL string) (netip.Addr, bool, error) {
 	if a == nil || a.limit <= 0 || a.resolve == nil {
-		return netip.Addr{}, false
+		return netip.Addr{}, false, nil
 	}
 	a.mu.Lock()
 	ha, seen := a.byHost[host]
 	a.mu.Unlock()
 	if seen {
-		return ha.addr, ha.ok
+		return ha.addr, ha.ok, nil
 	}
 	name, port := splitHostPort(host, rawURL)
 	addr, err := a.resolve(ctx, name, port)
 	ha = hostAddr{addr, err == nil}
-	if err != nil && ctx.Err() != nil {
-		return netip.Addr{}, false // cancelled: do not remember a non-answer
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return netip.Addr{}, false, nil // cancelled: do not remember a non-answer
+	case errors.Is(err, netguard.ErrDNSNoAnswer):
+		return netip.Addr{}, false, err
 	}
 	a.mu.Lock()
 	a.byHost[host] = ha
 	a.mu.Unlock()
-	return ha.addr, ha.ok
+	return ha.addr, ha.ok, nil
 }
 
 // splitHostPort splits the gate's host key (host or host:port) and fills in
@@ -85,9 +96,13 @@ func (a *addrGate) sem(addr netip.Addr) chan struct{} {
 }
 
 // acquire waits for a slot at host's address; the returned release must be
-// called when the request is over.
+// called when the request is over. It fails when the context ends or the
+// host's lookup got no answer.
 func (a *addrGate) acquire(ctx context.Context, host, rawURL string) (func(), error) {
-	addr, ok := a.addressOf(ctx, host, rawURL)
+	addr, ok, err := a.addressOf(ctx, host, rawURL)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		return func() {}, nil
 	}

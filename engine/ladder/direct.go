@@ -98,9 +98,10 @@ func (l *Ladder) directAttempt(ctx context.Context, it *Item, a int, r retrier) 
 		o.status, o.proto = resp.StatusCode, resp.Proto
 	}
 	switch {
-	case err != nil && (netguard.IsRefusal(err) || errors.Is(err, netguard.ErrNoSuchHost)):
-		// A disallowed target or a name that does not exist is a definitive
-		// answer, not a reason to ask a third party.
+	case err != nil && (netguard.IsRefusal(err) || noSuchHost(err)):
+		// A disallowed target or a name that does not exist (a confirmed
+		// NXDOMAIN) is a definitive answer, not a reason to ask a third
+		// party.
 		o.settled = true
 		o.d = Decision{Verdict: record.Verdict{Status: record.StatusInvalid, Notes: "online ladder: direct_fetch; " + definitiveReason(it, err),
 			URL: it.URL}, Rung: rungDirect, Redirects: redirectsOf(resp)}
@@ -110,7 +111,7 @@ func (l *Ladder) directAttempt(ctx context.Context, it *Item, a int, r retrier) 
 		// A certificate or protocol-version failure names its cause
 		// (netguard.TLSError): the page exists, the server is
 		// misconfigured, and the providers may still read it.
-		o.detail, o.again = cmp.Or(netguard.TLSDetail(err), netguard.Reason(err)), retryable(err)
+		o.detail, o.again = failureDetail(err), retryable(err)
 	default:
 		page := pageFrom(it, resp, head)
 		v := classify.Classify(page, it.Citation, l.cfg.Tier)
@@ -134,6 +135,27 @@ func (l *Ladder) directAttempt(ctx context.Context, it *Item, a int, r retrier) 
 		}
 	}
 	return o
+}
+
+// noSuchHost reports a name that does not exist. A name that exists but has
+// no address (ErrNoAddress, which also wraps ErrNoSuchHost) is not one: the
+// site may be moving or the resolver filtering it, so it is blocked, not
+// invalid.
+func noSuchHost(err error) bool {
+	return errors.Is(err, netguard.ErrNoSuchHost) && !errors.Is(err, netguard.ErrNoAddress)
+}
+
+// failureDetail says why a direct attempt failed; DNS outcomes say they
+// are ("DNS: no answer from the resolver"), so that a blocked note tells a
+// resolver's failure from the site's.
+func failureDetail(err error) string {
+	if d := netguard.TLSDetail(err); d != "" {
+		return d
+	}
+	if errors.Is(err, netguard.ErrDNSNoAnswer) || errors.Is(err, netguard.ErrNoAddress) {
+		return "DNS: " + netguard.Reason(err)
+	}
+	return netguard.Reason(err)
 }
 
 // definitiveReason is the note of a fetch refused by the network policy or

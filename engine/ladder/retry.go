@@ -59,11 +59,12 @@ func (r retrier) next(ctx context.Context, a int, again bool, retryAfter time.Du
 
 // retryable reports the transport failures worth another attempt: timeouts,
 // resets, refused connections, network errors, cut bodies and failed name
-// lookups. A refused target, a bad certificate or a non-existent name is
-// not.
+// lookups (netguard retried a lookup with backoff already; a rung's next
+// attempt, seconds later, asks again). A refused target, a bad certificate,
+// a non-existent name or a name with no address is not.
 func retryable(err error) bool {
 	for _, e := range []error{netguard.ErrTimeout, netguard.ErrConnReset, netguard.ErrConnRefused, netguard.ErrNetwork,
-		netguard.ErrIncompleteBody, netguard.ErrResolve} {
+		netguard.ErrIncompleteBody, netguard.ErrResolve, netguard.ErrDNSNoAnswer} {
 		if errors.Is(err, e) {
 			return true
 		}
