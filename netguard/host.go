@@ -1,0 +1,89 @@
+package netguard
+
+import "strings"
+
+// redactedLabel replaces every host label that holds a credential. A label
+// keeps the URL parseable ("https://REDACTED.example.com/x"); the normalized
+// URL lower-cases it like any host, so such a citation's normalized_url and
+// cid are those of "https://redacted.example.com/x".
+const redactedLabel = "REDACTED"
+
+// Host labels are read with the same credential formats as path segments
+// (credShapes), never by entropy alone: CDN shards (d1a2b3c4d5e6f7.cloudfront.net),
+// regions (s3-eu-west-1) and hashes are ordinary labels. Hosts are
+// case-insensitive, and every canonical URL lower-cases them before
+// redaction sees them, so a host is read with case folded (see
+// credShape.fold): it holds a secret or not whatever its case, and the
+// strict reading's case tests are replaced by tests that do without case.
+
+// hostSecret reports whether a host (without userinfo or port) holds a
+// credential. A clean host costs one table lookup per label start; it does
+// not allocate unless a percent escape hides a token byte.
+func hostSecret(host string) bool {
+	if hasTokenEscape(host) {
+		host = pathDecode(host)
+	}
+	m := runMemo{s: host}
+	for i := 0; i < len(host); i++ {
+		if (i == 0 || !isAlnum(host[i-1])) && isAlnum(host[i]) {
+			if _, ok := m.hostTokenAt(i); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hostTokenAt reports whether a credential starts at m.s[i] (a word start
+// of a host) and where it ends.
+func (m *runMemo) hostTokenAt(i int) (int, bool) {
+	if mayStartShapeFold(m.s, i) {
+		return m.shapeEnd(i, readFolded)
+	}
+	return i, false
+}
+
+// redactHost returns the host of an authority (no userinfo: host[:port])
+// with every label that holds a credential, or is part of one (a JWT spans
+// three), replaced by "REDACTED"; the port and the other labels stay. A
+// host whose token hides behind percent escapes is replaced whole. hostport
+// itself is returned when nothing changes.
+func redactHost(hostport string) string {
+	if strings.HasPrefix(hostport, "[") {
+		return hostport // an IPv6 literal
+	}
+	host, port := hostport, ""
+	if i := strings.IndexByte(hostport, ':'); i >= 0 {
+		host, port = hostport[:i], hostport[i:]
+	}
+	if !hostSecret(host) {
+		return hostport
+	}
+	if hasTokenEscape(host) {
+		return redactedLabel + port // labels are not told apart behind escapes
+	}
+	var b strings.Builder
+	b.Grow(len(hostport))
+	m := runMemo{s: host}
+	done := 0 // host[:done] is in b
+	for i := 0; i < len(host); i++ {
+		if (i > 0 && isAlnum(host[i-1])) || !isAlnum(host[i]) {
+			continue
+		}
+		end, ok := m.hostTokenAt(i)
+		if !ok {
+			continue
+		}
+		start := strings.LastIndexByte(host[:i], '.') + 1
+		stop := len(host)
+		if j := strings.IndexByte(host[end:], '.'); j >= 0 {
+			stop = end + j
+		}
+		b.WriteString(host[done:start])
+		b.WriteString(redactedLabel)
+		done, i = stop, stop
+	}
+	b.WriteString(host[done:])
+	b.WriteString(port)
+	return b.String()
+}
