@@ -166,7 +166,7 @@ func requireReason(reason string) *Error {
 	if strings.TrimSpace(reason) == "" {
 		return newError(CodeInvalidArgs, "reason must be non-empty", map[string]any{})
 	}
-	return nil
+	return checkReasonLength(reason)
 }
 
 // LoadRun reads and validates manifest.v1 at an absolute path.
