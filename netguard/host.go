@@ -17,15 +17,31 @@ const redactedLabel = "REDACTED"
 // strict reading's case tests are replaced by tests that do without case.
 
 // hostSecret reports whether a host (without userinfo or port) holds a
-// credential. A clean host costs one table lookup per label start; it does
-// not allocate unless a percent escape hides a token byte.
+// credential. RedactURL runs it on every URL: a clean host costs one table
+// lookup per byte and one more per word start, and it does not allocate
+// unless a percent escape hides a token byte.
 func hostSecret(host string) bool {
-	if hasTokenEscape(host) {
+	if strings.IndexByte(host, '%') >= 0 && hasTokenEscape(host) {
 		host = pathDecode(host)
 	}
-	m := runMemo{s: host}
+	prevAlnum := false
 	for i := 0; i < len(host); i++ {
-		if (i == 0 || !isAlnum(host[i-1])) && isAlnum(host[i]) {
+		alnum := alnumSet.in[host[i]]
+		if alnum && !prevAlnum && mayStartShapeFold(host, i) {
+			return hostSecretFrom(host, i)
+		}
+		prevAlnum = alnum
+	}
+	return false
+}
+
+// hostSecretFrom is hostSecret from the first candidate on, i: one memo for
+// every candidate, so that a host made of candidates ("sk-sk-sk-…") costs
+// time linear in its length.
+func hostSecretFrom(host string, i int) bool {
+	m := runMemo{s: host}
+	for ; i < len(host); i++ {
+		if alnumSet.in[host[i]] && (i == 0 || !alnumSet.in[host[i-1]]) {
 			if _, ok := m.hostTokenAt(i); ok {
 				return true
 			}

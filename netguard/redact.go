@@ -163,7 +163,11 @@ func wordParts(key string) iter.Seq[string] {
 func RedactURL(raw string) (redacted string, hadUserinfo bool) {
 	if !hasSecretSyntax(raw) {
 		_, auth, rest, ok := splitAuthority(raw)
-		if (!ok || pathRule(hostOf(auth)) == nil && !hostSecret(hostOf(auth))) && !pathSecret(rest) {
+		if !ok {
+			if !pathSecret(rest) {
+				return raw, false
+			}
+		} else if h := hostOf(auth); pathRule(h) == nil && !hostSecret(h) && !pathSecret(rest) {
 			return raw, false
 		}
 	}

@@ -350,9 +350,17 @@ func mayStartShapeFold(s string, i int) bool {
 	if i+1 >= len(s) {
 		return false
 	}
-	k := uint16(lowerByte(s[i]))<<8 | uint16(lowerByte(s[i+1]))
+	k := uint16(lowerTable[s[i]])<<8 | uint16(lowerTable[s[i+1]])
 	return shapePairsFold[k>>6]&(1<<(k&63)) != 0
 }
+
+// lowerTable maps each byte to its ASCII lower case.
+var lowerTable = func() (t [256]byte) {
+	for i := range t {
+		t[i] = lowerByte(byte(i))
+	}
+	return t
+}()
 
 // shapesByFirstFold indexes credShapes by the lower-cased first byte of
 // their prefixes.
