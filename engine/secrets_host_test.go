@@ -44,6 +44,11 @@ func TestHostLabelCredentialsOnline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if sum.Artifacts.BlockedURLsQueue == nil {
+		t.Error("no blocked-urls queue: the 421 host was not blocked")
+	} else if q := readFile(t, *sum.Artifacts.BlockedURLsQueue); !strings.Contains(q, "redacted.hostlabel.sim") {
+		t.Errorf("the blocked-urls queue does not list the redacted host:\n%s", q)
+	}
 	if w.Requests(hostA) == 0 || w.Requests(hostB) == 0 {
 		t.Errorf("the cited hosts were not fetched directly: %d, %d requests", w.Requests(hostA), w.Requests(hostB))
 	}
