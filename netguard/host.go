@@ -27,13 +27,43 @@ func hostSecret(host string) bool {
 	prevAlnum := false
 	for i := 0; i < len(host); i++ {
 		alnum := alnumSet.in[host[i]]
-		if alnum && !prevAlnum && mayStartShapeFold(host, i) {
+		if alnum && !prevAlnum && mayStartShapeFold(host, i) && foldPrefixAt(host, i) {
 			return hostSecretFrom(host, i)
 		}
 		prevAlnum = alnum
 	}
 	return false
 }
+
+// foldPrefixAt reports whether a credential prefix starts at s[i], ASCII
+// case ignored: "doi.org" passes the two-byte gate (dop_v1_) but not this.
+func foldPrefixAt(s string, i int) bool {
+	for _, p := range prefixesByFirstFold[lowerTable[s[i]]] {
+		if len(s)-i < len(p) {
+			continue
+		}
+		j := 1
+		for j < len(p) && lowerTable[s[i+j]] == p[j] {
+			j++
+		}
+		if j == len(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// prefixesByFirstFold lists the lower-cased credential prefixes by their
+// first byte.
+var prefixesByFirstFold = func() (idx [256][]string) {
+	for _, c := range credShapes {
+		for _, p := range c.prefixes {
+			lp := strings.ToLower(p)
+			idx[lp[0]] = append(idx[lp[0]], lp)
+		}
+	}
+	return idx
+}()
 
 // hostSecretFrom is hostSecret from the first candidate on, i: one memo for
 // every candidate, so that a host made of candidates ("sk-sk-sk-…") costs
@@ -59,27 +89,56 @@ func (m *runMemo) hostTokenAt(i int) (int, bool) {
 	return i, false
 }
 
-// redactHost returns the host of an authority (no userinfo: host[:port])
-// with every label that holds a credential, or is part of one (a JWT spans
-// three), replaced by "REDACTED"; the port and the other labels stay. A
-// host whose token hides behind percent escapes is replaced whole. hostport
-// itself is returned when nothing changes.
+// redactHost returns an authority without userinfo (host[:port]) with
+// every host label that holds a credential, or is part of one (a JWT spans
+// three), replaced by "REDACTED", and a port that is a credential (no port
+// is: the URL does not parse, but a text may still quote it) likewise; the
+// other labels stay. A host whose token hides behind percent escapes is
+// replaced whole. hostport itself is returned when nothing changes, without
+// allocating.
 func redactHost(hostport string) string {
-	if strings.HasPrefix(hostport, "[") {
-		return hostport // an IPv6 literal
-	}
-	host, port := hostport, ""
-	if i := strings.IndexByte(hostport, ':'); i >= 0 {
-		host, port = hostport[:i], hostport[i:]
-	}
-	if !hostSecret(host) {
+	// One pass over the whole authority settles the common case: a token
+	// in the host or the port is found there too, as ":" ends every token.
+	if !hostSecret(hostport) {
 		return hostport
 	}
+	host, port := cutPort(hostport)
+	newHost, newPort := host, port
+	if len(port) > 1 && hostSecret(port[1:]) {
+		newPort = ":" + redactedLabel
+	}
+	if !strings.HasPrefix(host, "[") && hostSecret(host) { // an IPv6 literal is hex
+		newHost = redactLabels(host)
+	}
+	if newHost == host && newPort == port {
+		return hostport
+	}
+	return newHost + newPort
+}
+
+// cutPort cuts an authority without userinfo before its port: at the
+// first ":", or after the "]" of an IPv6 literal.
+func cutPort(hostport string) (host, port string) {
+	if strings.HasPrefix(hostport, "[") {
+		if i := strings.IndexByte(hostport, ']'); i >= 0 {
+			return hostport[:i+1], hostport[i+1:]
+		}
+		return hostport, ""
+	}
+	if i := strings.IndexByte(hostport, ':'); i >= 0 {
+		return hostport[:i], hostport[i:]
+	}
+	return hostport, ""
+}
+
+// redactLabels replaces the labels of host that hold or are part of a
+// credential (hostSecret(host) is true).
+func redactLabels(host string) string {
 	if hasTokenEscape(host) {
-		return redactedLabel + port // labels are not told apart behind escapes
+		return redactedLabel // labels are not told apart behind escapes
 	}
 	var b strings.Builder
-	b.Grow(len(hostport))
+	b.Grow(len(host))
 	m := runMemo{s: host}
 	done := 0 // host[:done] is in b
 	for i := 0; i < len(host); i++ {
@@ -100,6 +159,5 @@ func redactHost(hostport string) string {
 		done, i = stop, stop
 	}
 	b.WriteString(host[done:])
-	b.WriteString(port)
 	return b.String()
 }

@@ -167,7 +167,7 @@ func RedactURL(raw string) (redacted string, hadUserinfo bool) {
 			if !pathSecret(rest) {
 				return raw, false
 			}
-		} else if h := hostOf(auth); pathRule(h) == nil && !hostSecret(h) && !pathSecret(rest) {
+		} else if pathRule(hostOf(auth)) == nil && !hostSecret(auth) && !pathSecret(rest) {
 			return raw, false
 		}
 	}
