@@ -45,14 +45,15 @@ func newError(code, message string, details map[string]any) *Error {
 	return &Error{Code: code, Message: message, Details: details}
 }
 
-// AsError converts any error into an *Error. Unexpected errors become
-// WRITE_FAILED, as in the reference's catch-all.
+// AsError converts any error into an *Error, capped (Error.Capped) for
+// printing. Unexpected errors become WRITE_FAILED, as in the reference's
+// catch-all.
 func AsError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
-		return e
+		return e.Capped()
 	}
-	return newError(CodeWriteFailed, "unexpected failure", map[string]any{"message": err.Error()})
+	return newError(CodeWriteFailed, "unexpected failure", map[string]any{"message": err.Error()}).Capped()
 }
 
 // readError maps a file-read failure of a named input to the envelope.

@@ -152,6 +152,9 @@ type pipeline struct {
 // inputs (the default offline fixtures file included), checks every output
 // path, and loads the records a limited re-run keeps.
 func (e *Engine) openPipeline(a RunArgs) (*pipeline, func(), error) {
+	if err := checkReasonLength(a.Reason); err != nil {
+		return nil, nil, err
+	}
 	run, err := loadRunArgs(a)
 	if err != nil {
 		return nil, nil, err

@@ -194,7 +194,7 @@ func requireReason(reason string) *Error {
 	if strings.TrimSpace(reason) == "" {
 		return newError(CodeInvalidArgs, "reason must be non-empty", map[string]any{})
 	}
-	return nil
+	return checkReasonLength(reason)
 }
 
 // manifestNotFound is the message for a manifest_path with no file: the

@@ -146,6 +146,9 @@ func wordParts(key string) iter.Seq[string] {
 //   - webhook URLs (Slack, Discord, Telegram bot, Office 365, IFTTT) lose the
 //     path segments that are the secret, and sensitive path parameters such
 //     as ;jsessionid= lose their values;
+//   - any host label holding a credential-shaped token (ghp_….example.com)
+//     becomes "REDACTED" (see redactHost), read like a path segment but
+//     with case ignored, since hosts are case-insensitive;
 //   - any path segment holding a credential-shaped token (ghp_…, sk_live_…,
 //     AKIA…, xoxb-…, a JWT, …; see credShapes) becomes "REDACTED", and so
 //     does a fragment that is such a token or holds one. Path segments and
@@ -155,12 +158,16 @@ func wordParts(key string) iter.Seq[string] {
 // Pieces are split on "&", and within a piece on ";", which some servers
 // also treat as a separator; once a sensitive part is found, the rest of the
 // piece is redacted. A string without "@", "?", "#" or ";" whose host is not
-// a webhook host and whose path holds no token is returned as is without
-// allocating.
+// a webhook host and whose host and path hold no token is returned as is
+// without allocating.
 func RedactURL(raw string) (redacted string, hadUserinfo bool) {
 	if !hasSecretSyntax(raw) {
 		_, auth, rest, ok := splitAuthority(raw)
-		if (!ok || pathRule(hostOf(auth)) == nil) && !pathSecret(rest) {
+		if !ok {
+			if !pathSecret(rest) {
+				return raw, false
+			}
+		} else if pathRule(hostOf(auth)) == nil && !hostSecret(auth) && !pathSecret(rest) {
 			return raw, false
 		}
 	}
@@ -202,6 +209,10 @@ func redactURL(s string, depth int) (string, bool) {
 			had, host = true, auth[at+1:]
 		}
 	}
+	newHost := host
+	if hasAuth {
+		newHost = redactHost(host)
+	}
 	path, fragment, hasFragment := strings.Cut(rest, "#")
 	path, query, hasQuery := strings.Cut(path, "?")
 	newPath := path
@@ -225,7 +236,7 @@ func redactURL(s string, depth int) (string, bool) {
 			newFragment = redactedValue
 		}
 	}
-	if !had && newPath == path && newQuery == query && newFragment == fragment {
+	if !had && newHost == host && newPath == path && newQuery == query && newFragment == fragment {
 		return s, false
 	}
 	var b strings.Builder
@@ -235,7 +246,7 @@ func redactURL(s string, depth int) (string, bool) {
 		if had {
 			b.WriteString(redactedUserinfo)
 		}
-		b.WriteString(host)
+		b.WriteString(newHost)
 	}
 	b.WriteString(newPath)
 	if hasQuery {

@@ -19,7 +19,7 @@ func redactURLBuilder(s string, depth int) (string, bool) {
 			b.WriteString(redactedUserinfo)
 			auth = auth[at+1:]
 		}
-		b.WriteString(auth)
+		b.WriteString(redactHost(auth))
 	}
 	path, fragment, hasFragment := strings.Cut(rest, "#")
 	path, query, hasQuery := strings.Cut(path, "?")
@@ -71,6 +71,9 @@ var redactOracleSeeds = []string{
 	"http:u:p@a.example",
 	"https://a.example/?q=1#",
 	"https://arxiv.org/abs/item-11?utm_source=agent&utm_medium=wave",
+	"https://ghp_0123456789abcdefABCDEF0123456789abcd.example.com/x",
+	"https://u:p@docs.sk_live_0123456789abcdefghijKLMN.example.com:8443/?q=1",
+	"https://d1a2b3c4d5e6f7.cloudfront.net/img.png#ghp_abcdefghijklmnopqrstuvwxyz0123456789",
 }
 
 func TestRedactURLMatchesBuilder(t *testing.T) {

@@ -167,12 +167,13 @@ func TestRedactURLPathNearMisses(t *testing.T) {
 
 // BenchmarkRedactURLHostile: runs where a candidate token starts every few
 // bytes must cost time linear in their length (compare the MB/s of the two
-// sizes), in a path segment and in a query value alike.
+// sizes), in a host, a path segment and a query value alike.
 func BenchmarkRedactURLHostile(b *testing.B) {
 	for _, n := range []int{1 << 14, 1 << 17} {
 		for _, unit := range []string{"sk-", "eyJa-", "github_pat_x_", "xoxb-1-", "SG.abcd-", "glpat-"} {
 			run := strings.Repeat(unit, n/len(unit))
-			for where, u := range map[string]string{"path": "https://x.example/" + run, "query": "https://x.example/?v=" + run} {
+			for where, u := range map[string]string{"path": "https://x.example/" + run, "query": "https://x.example/?v=" + run,
+				"host": "https://" + run + ".example/"} {
 				b.Run(fmt.Sprintf("%s/%s/%d", where, strings.Trim(unit, "-_."), len(run)), func(b *testing.B) {
 					b.SetBytes(int64(len(u)))
 					for b.Loop() {

@@ -259,8 +259,9 @@ func TestRedactText(t *testing.T) {
 	}
 }
 
-// FuzzRedactURL plants three secrets around fuzzed host and path text:
-// userinfo, a query token and a credential-shaped path segment. The secrets
+// FuzzRedactURL plants four secrets around fuzzed host and path text:
+// userinfo, a credential-shaped host label, a query token and a
+// credential-shaped path segment. The secrets
 // must never survive, whatever the fuzzer puts around them. Inputs where
 // the fuzzed text itself spells a secret marker are skipped, since then the
 // marker in the output proves nothing.
@@ -277,11 +278,11 @@ func FuzzRedactURL(f *testing.F) {
 	f.Add("x.com", "/ghp%5F")
 	f.Add("x.com", "/;k=")
 	f.Fuzz(func(t *testing.T, host, path string) {
-		const pw, tk, seg = "SECRETPW", "SECRETTK", "SECRETSEG"
-		in := "https://u:" + pw + "@" + host + path + "/ghp_" + seg + "0123456789abcdefgh/x?token=" + tk
-		if strings.Count(in, pw) == 1 && strings.Count(in, tk) == 1 && strings.Count(in, seg) == 1 {
+		const pw, tk, seg, label = "SECRETPW", "SECRETTK", "SECRETSEG", "SECRETLABEL"
+		in := "https://u:" + pw + "@ghp_" + label + "0123456789ab." + host + path + "/ghp_" + seg + "0123456789abcdefgh/x?token=" + tk
+		if strings.Count(in, pw) == 1 && strings.Count(in, tk) == 1 && strings.Count(in, seg) == 1 && strings.Count(in, label) == 1 {
 			leaks := func(s string) bool {
-				return strings.Contains(s, pw) || strings.Contains(s, tk) || strings.Contains(s, seg)
+				return strings.Contains(s, pw) || strings.Contains(s, tk) || strings.Contains(s, seg) || strings.Contains(s, label)
 			}
 			out, had := RedactURL(in)
 			if !had {

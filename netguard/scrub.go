@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // Scrubbed replaces a known secret value wherever a Scrubber finds it.
@@ -87,15 +86,7 @@ func (sc Scrubber) Detail(s string, maxBytes int) string {
 		return r
 	}, s)
 	s = strings.Join(strings.Fields(s), " ")
-	s = RedactText(sc.String(s))
-	if len(s) > maxBytes {
-		cut := maxBytes
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
+	return Clip(RedactText(sc.String(s)), maxBytes)
 }
 
 // replaceWord replaces each occurrence of word in b that has no ASCII letter

@@ -141,6 +141,11 @@ const strictWindow = 256
 // is not this format), unless form names a structure to test instead.
 // strict, when set, must also accept the tail in a path segment or an
 // anchor; it sees the tail's first strictWindow bytes and its full length.
+//
+// fold, when set, must accept the tail in a host read with case folded
+// (hostSecret): canonical URLs lower-case the host, so the case classes the
+// strict tests rely on are gone there, and a prefix an ordinary label can
+// start with ("asia", "sk-", "aiza") needs a test that does without them.
 type credShape struct {
 	name     string
 	prefixes []string
@@ -148,7 +153,18 @@ type credShape struct {
 	tail     *charset
 	min, max int
 	strict   func(window string, n int) bool
+	fold     func(window string, n int) bool
 }
+
+// reading is the context a token is looked for in (see the top of the file
+// and hostSecret).
+type reading uint8
+
+const (
+	readValue  reading = iota // a value: the bare format
+	readStrict                // a path segment or an anchor: strict tests
+	readFolded                // a host label, case ignored: fold tests
+)
 
 // form is the structure of what follows a prefix.
 type form uint8
@@ -162,7 +178,7 @@ const (
 
 // structure tests a non-tailRun form at m.s[at:] and returns where the
 // token's last part ends.
-func (m *runMemo) structure(f form, at int) (int, bool) {
+func (m *runMemo) structure(f form, at int, fold bool) (int, bool) {
 	switch f {
 	case slackIDs:
 		e := m.end(slackSet, at)
@@ -176,11 +192,19 @@ func (m *runMemo) structure(f form, at int) (int, bool) {
 		return secret, secret-(id+1) >= 30
 	case jwtParts:
 		header := m.end(base64URLSet, at)
-		if header-at < 4 || !strings.HasPrefix(m.s[header:], ".eyJ") {
+		if header-at < 4 || !(strings.HasPrefix(m.s[header:], ".eyJ") || fold && hasPrefixFold(m.s[header:], ".eyj")) {
 			return header, false
 		}
 		payload := m.end(base64URLSet, header+4)
-		return payload, payload-(header+4) >= 4
+		if payload-(header+4) < 4 {
+			return payload, false
+		}
+		// The signature is part of the token: where the token is cut out
+		// of a host, its label must go too.
+		if payload+1 < len(m.s) && m.s[payload] == '.' && base64URLSet.in[m.s[payload+1]] {
+			return m.end(base64URLSet, payload+1), true
+		}
+		return payload, true
 	}
 	return at, false
 }
@@ -202,49 +226,82 @@ var credShapes = []credShape{
 	{name: "github", prefixes: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, tail: alnumSet, min: 16},
 	// GitHub fine-grained tokens: github_pat_<22>_<59>.
 	{name: "github-fine-grained", prefixes: []string{"github_pat_"}, tail: alnumUnder, min: 16,
-		strict: needs(hasDigit|hasUpper|hasLower, 40, 0)},
+		strict: needs(hasDigit|hasUpper|hasLower, 40, 0), fold: foldNeeds(40, 0)},
 	// GitLab personal, deploy, runner, trigger and OAuth tokens.
 	{name: "gitlab", prefixes: []string{"glpat-", "gldt-", "glrt-", "glptt-", "gloas-"}, tail: base64URLSet, min: 16,
-		strict: needs(hasUpper|hasLower, 16, 0)},
+		strict: needs(hasUpper|hasLower, 16, 0), fold: foldNeeds(16, 0)},
 	// AWS access key ids: a four-letter type and exactly 16 base32 characters.
-	{name: "aws-access-key-id", prefixes: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, tail: upperDigitSet, min: 16, max: 16},
+	// Lower-cased ("asiapacificforum2026"), only the base32 alphabet and a
+	// digit tell one from a word.
+	{name: "aws-access-key-id", prefixes: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, tail: upperDigitSet, min: 16, max: 16,
+		fold: base32WithDigit},
 	// Google API keys: AIza and 35 more.
-	{name: "google-api-key", prefixes: []string{"AIza"}, tail: base64URLSet, min: 35},
+	{name: "google-api-key", prefixes: []string{"AIza"}, tail: base64URLSet, min: 35, fold: foldNeeds(35, 0)},
 	// Slack tokens (bot, user, app, refresh, legacy, rotation, client):
 	// the tail starts with the numeric team or user id.
 	{name: "slack", prefixes: []string{"xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe-", "xoxc-"},
 		form: slackIDs,
 		strict: func(w string, _ int) bool {
 			return leadingDigits(w) >= 6 && classesOf(w)&(hasUpper|hasLower) != 0
+		},
+		fold: func(w string, _ int) bool {
+			return leadingDigits(w) >= 6 && classesOf(w)&(hasUpper|hasLower) != 0
 		}},
 	// Slack app-level tokens: xapp-1-A0123…-…
-	{name: "slack-app", prefixes: []string{"xapp-"}, tail: slackSet, min: 20, strict: needs(hasDigit|hasUpper, 20, 0)},
+	{name: "slack-app", prefixes: []string{"xapp-"}, tail: slackSet, min: 20, strict: needs(hasDigit|hasUpper, 20, 0),
+		fold: foldNeeds(20, 0)},
 	// Stripe secret and restricted keys, live and test.
 	{name: "stripe", prefixes: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, tail: alnumSet, min: 8,
-		strict: needs(0, 20, 0)},
+		strict: needs(0, 20, 0), fold: needs(0, 20, 0)},
 	// Stripe webhook signing secrets.
 	{name: "stripe-webhook", prefixes: []string{"whsec_"}, tail: alnumSet, min: 24},
 	// OpenAI (sk-…, sk-proj-…, sk-svcacct-…) and Anthropic (sk-ant-…) keys.
 	// "sk-" starts slugs (sk-learn-…) and locales (sk-SK), hence the
 	// strict test: long, mixed, with a long unbroken stretch.
 	{name: "openai-anthropic", prefixes: []string{"sk-"}, tail: base64URLSet, min: 20,
-		strict: needs(hasDigit|hasUpper|hasLower, 32, 16)},
+		strict: needs(hasDigit|hasUpper|hasLower, 32, 16), fold: foldNeeds(32, 16)},
 	// npm access tokens: npm_ and 36 base62 characters.
 	{name: "npm", prefixes: []string{"npm_"}, tail: alnumSet, min: 36},
 	// PyPI API tokens: a macaroon whose base64 starts with "pypi.org".
 	{name: "pypi", prefixes: []string{"pypi-AgEIcHlwaS5vcmc"}, tail: base64URLSet, min: 16},
 	// Hugging Face access tokens: hf_ and 34 letters.
-	{name: "huggingface", prefixes: []string{"hf_"}, tail: alnumSet, min: 30, strict: needs(hasUpper|hasLower, 30, 0)},
+	// Hugging Face tokens are letters only: folded, one unbroken run.
+	{name: "huggingface", prefixes: []string{"hf_"}, tail: alnumSet, min: 30, strict: needs(hasUpper|hasLower, 30, 0),
+		fold: needs(0, 30, 30)},
 	// Shopify access tokens and shared secrets: 32 hex digits.
 	{name: "shopify", prefixes: []string{"shpat_", "shpca_", "shppa_", "shpss_"}, tail: hexSet, min: 32, max: 32},
 	// DigitalOcean personal, OAuth and refresh tokens: 64 hex digits.
 	{name: "digitalocean", prefixes: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, tail: hexSet, min: 64, max: 64},
 	// SendGrid API keys: SG.<22>.<43>.
-	{name: "sendgrid", prefixes: []string{"SG."}, form: sendGridID},
+	{name: "sendgrid", prefixes: []string{"SG."}, form: sendGridID, fold: foldNeeds(0, 12)},
 	// A JWT: base64url JSON header, ".", base64url JSON payload, and
 	// (unless it is unsigned) "." and a signature. A single base64 JSON
 	// part, as image CDNs put in paths, is not one.
 	{name: "jwt", prefixes: []string{"eyJ"}, form: jwtParts},
+}
+
+// foldNeeds is needs for a lower-cased host: case classes are gone, so the
+// tail must hold a digit and a letter instead (a random token of 16 or more
+// characters almost always does; a word-like label rarely).
+func foldNeeds(minLen, minRun int) func(string, int) bool {
+	return func(w string, n int) bool {
+		c := classesOf(w)
+		return n >= minLen && c&hasDigit != 0 && c&(hasUpper|hasLower) != 0 && (minRun == 0 || longestAlnumRun(w) >= minRun)
+	}
+}
+
+// base32WithDigit: an AWS key id's tail is base32 (A-Z, 2-7).
+func base32WithDigit(w string, _ int) bool {
+	digit := false
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case c >= '2' && c <= '7':
+			digit = true
+		case !isUpper(c) && !isLower(c):
+			return false
+		}
+	}
+	return digit
 }
 
 func leadingDigits(s string) int {
@@ -277,6 +334,54 @@ func mayStartShape(s string, i int) bool {
 	return shapePairs[k>>6]&(1<<(k&63)) != 0
 }
 
+// shapePairsFold is shapePairs with both bytes lower-cased, for hosts.
+var shapePairsFold = func() (set [1 << 16 / 64]uint64) {
+	for _, s := range credShapes {
+		for _, p := range s.prefixes {
+			k := uint16(lowerByte(p[0]))<<8 | uint16(lowerByte(p[1]))
+			set[k>>6] |= 1 << (k & 63)
+		}
+	}
+	return set
+}()
+
+// mayStartShapeFold is mayStartShape with ASCII case ignored.
+func mayStartShapeFold(s string, i int) bool {
+	if i+1 >= len(s) {
+		return false
+	}
+	k := uint16(lowerTable[s[i]])<<8 | uint16(lowerTable[s[i+1]])
+	return shapePairsFold[k>>6]&(1<<(k&63)) != 0
+}
+
+// lowerTable maps each byte to its ASCII lower case.
+var lowerTable = func() (t [256]byte) {
+	for i := range t {
+		t[i] = lowerByte(byte(i))
+	}
+	return t
+}()
+
+// shapesByFirstFold indexes credShapes by the lower-cased first byte of
+// their prefixes.
+var shapesByFirstFold = func() (idx [256][]int) {
+	for i, s := range credShapes {
+		for _, p := range s.prefixes {
+			if b := lowerByte(p[0]); !slices.Contains(idx[b], i) {
+				idx[b] = append(idx[b], i)
+			}
+		}
+	}
+	return idx
+}()
+
+func lowerByte(c byte) byte {
+	if isUpper(c) {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
 // shapesByFirst indexes credShapes by the first byte of their prefixes.
 var shapesByFirst = func() (idx [256][]int) {
 	for i, s := range credShapes {
@@ -292,31 +397,66 @@ var shapesByFirst = func() (idx [256][]int) {
 // shapeAt reports whether m.s[i:] starts with a credential, read strictly
 // or not.
 func (m *runMemo) shapeAt(i int, strict bool) bool {
-	for _, k := range shapesByFirst[m.s[i]] {
-		if credShapes[k].match(m, i, strict) {
-			return true
+	r := readValue
+	if strict {
+		r = readStrict
+	}
+	_, ok := m.shapeEnd(i, r)
+	return ok
+}
+
+// shapeEnd reports whether m.s[i:] starts with a credential in reading r,
+// and where it ends.
+func (m *runMemo) shapeEnd(i int, r reading) (int, bool) {
+	first := m.s[i]
+	if r == readFolded {
+		first = lowerByte(first)
+	}
+	idx := &shapesByFirst
+	if r == readFolded {
+		idx = &shapesByFirstFold
+	}
+	for _, k := range idx[first] {
+		if end, ok := credShapes[k].matchEnd(m, i, r); ok {
+			return end, true
 		}
 	}
-	return false
+	return i, false
 }
 
 // match reports whether m.s[i:] starts with a credential of this format.
 func (c *credShape) match(m *runMemo, i int, strict bool) bool {
+	r := readValue
+	if strict {
+		r = readStrict
+	}
+	_, ok := c.matchEnd(m, i, r)
+	return ok
+}
+
+// matchEnd reports whether m.s[i:] starts with a credential of this format
+// in reading r, and where it ends.
+func (c *credShape) matchEnd(m *runMemo, i int, r reading) (int, bool) {
 	s := m.s
+	fold := r == readFolded
 	for _, p := range c.prefixes {
-		if !strings.HasPrefix(s[i:], p) {
+		if !strings.HasPrefix(s[i:], p) && !(fold && hasPrefixFold(s[i:], p)) {
 			continue
 		}
 		at := i + len(p)
 		var end int
 		if c.form != tailRun {
-			e, ok := m.structure(c.form, at)
+			e, ok := m.structure(c.form, at, fold)
 			if !ok {
 				continue
 			}
 			end = e
 		} else {
-			end = m.end(c.tail, at)
+			tail := c.tail
+			if fold && tail == upperDigitSet {
+				tail = alnumSet // a lower-cased AWS key id
+			}
+			end = m.end(tail, at)
 			n := end - at
 			if n < c.min || (c.max > 0 && n > c.max) {
 				continue
@@ -325,12 +465,16 @@ func (c *credShape) match(m *runMemo, i int, strict bool) bool {
 				continue // a fixed-length format runs on into letters: not it
 			}
 		}
-		if strict && c.strict != nil && !c.strict(s[at:min(end, at+strictWindow)], end-at) {
+		window, n := s[at:min(end, at+strictWindow)], end-at
+		switch {
+		case r == readStrict && c.strict != nil && !c.strict(window, n):
+			continue
+		case fold && c.fold != nil && !c.fold(window, n):
 			continue
 		}
-		return true
+		return end, true
 	}
-	return false
+	return i, false
 }
 
 // wordStart reports whether a token may begin at s[i]: at the start, after a

@@ -23,7 +23,8 @@ func writeJUnit(d Deps, sum *engine.RunSummary, path string, s cli.Streams) bool
 		err = fsx.WriteAtomic(path, data)
 	}
 	if err != nil {
-		fmt.Fprintf(s.Err, "citegate: --report-junit: cannot write %s: %s\n", path, netguard.RedactText(err.Error()))
+		fmt.Fprintf(s.Err, "citegate: --report-junit: cannot write %s: %s\n", netguard.Clip(netguard.RedactText(path), engine.MaxEchoBytes),
+			netguard.Clip(netguard.RedactText(err.Error()), engine.MaxEchoBytes))
 		return false
 	}
 	return true

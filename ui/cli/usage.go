@@ -20,8 +20,8 @@ func ReportUsage(s Streams, err error) int {
 		ue = &UsageError{Msg: err.Error()}
 	}
 	// The message can quote the command line (a stray argument, a flag
-	// value), which may hold a credential.
-	msg := netguard.RedactText(ue.Msg)
+	// value), which may hold a credential and be of any length.
+	msg := netguard.Clip(netguard.RedactText(ue.Msg), engine.MaxMessageBytes)
 	fmt.Fprintf(s.Err, "citegate: %s\n\n", msg)
 	if _, ok := specs[ue.Command]; ok {
 		fmt.Fprint(s.Err, CommandUsage(ue.Command))
@@ -33,7 +33,8 @@ func ReportUsage(s Streams, err error) int {
 		for k, v := range ue.Details {
 			details[k] = v
 		}
-		PrintJSON(s.Out, ErrorEnvelope{OK: false, Error: &engine.Error{Code: engine.CodeInvalidArgs, Message: msg, Details: details}})
+		e := &engine.Error{Code: engine.CodeInvalidArgs, Message: msg, Details: details}
+		PrintJSON(s.Out, ErrorEnvelope{OK: false, Error: e.Capped()})
 	}
 	return ExitUsage
 }
