@@ -39,7 +39,7 @@ type ExtractArgs struct {
 	IncludeWave2      *bool  `json:"include_wave2,omitempty" jsonschema:"Also read the wave-2 files: true or false. Default true."`
 	ExtractedURLsPath string `json:"extracted_urls_path,omitempty" jsonschema:"Absolute path to write the extracted URLs (one per line) to, inside the run directory. Default (recommended): <run>/citations/extracted-urls.txt."`
 	FoundByPath       string `json:"found_by_path,omitempty" jsonschema:"Absolute path to write found-by.json (which wave files cite each URL) to, inside the run directory. Default (recommended): <run>/citations/found-by.json."`
-	Reason            string `json:"reason" jsonschema:"Why this step is run, in a few words (required; e.g. 'first pass' or 'recheck after fixing wave-1'); recorded in the run's logs/audit.jsonl."`
+	Reason            string `json:"reason" jsonschema:"Why this step is run, in a few words (required; e.g. 'first pass' or 'recheck after fixing wave-1'); recorded in the run's logs/audit.jsonl; at most 1000 characters."`
 	// SourceTitles are section titles read like "Sources" (see
 	// parse.SourcesOptions); nil takes run-config.json's
 	// effective.citations.source_section_titles. Not in the reference's

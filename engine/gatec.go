@@ -20,7 +20,7 @@ type GateCArgs struct {
 	ManifestPath      string `json:"manifest_path" jsonschema:"Absolute path of the run directory's manifest.json (required). Relative paths are refused. The tool deep_research_citations_init (or citegate init DIR) writes a run directory with one."`
 	CitationsPath     string `json:"citations_path,omitempty" jsonschema:"Absolute path of citations.jsonl to read. Default (recommended): <run>/citations/citations.jsonl, as the previous step wrote it."`
 	ExtractedURLsPath string `json:"extracted_urls_path,omitempty" jsonschema:"Absolute path of the extracted URLs to read. Default (recommended): <run>/citations/extracted-urls.txt, as the previous step wrote it."`
-	Reason            string `json:"reason" jsonschema:"Why this step is run, in a few words (required; e.g. 'first pass' or 'recheck after fixing wave-1'); recorded in the run's logs/audit.jsonl."`
+	Reason            string `json:"reason" jsonschema:"Why this step is run, in a few words (required; e.g. 'first pass' or 'recheck after fixing wave-1'); recorded in the run's logs/audit.jsonl; at most 1000 characters."`
 	Write             bool   `json:"write,omitempty" jsonschema:"true also records the result in the run's gates.json; false (default) only computes and returns it."`
 }
 

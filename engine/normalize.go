@@ -19,7 +19,7 @@ type NormalizeArgs struct {
 	ExtractedURLsPath  string `json:"extracted_urls_path,omitempty" jsonschema:"Absolute path of the extracted URLs to read. Default (recommended): <run>/citations/extracted-urls.txt, as the previous step wrote it."`
 	NormalizedURLsPath string `json:"normalized_urls_path,omitempty" jsonschema:"Absolute path to write the normalized URLs to, inside the run directory. Default (recommended): <run>/citations/normalized-urls.txt."`
 	URLMapPath         string `json:"url_map_path,omitempty" jsonschema:"Absolute path to write url-map.json (original URL to normalized URL and cid) to, inside the run directory. Default (recommended): <run>/citations/url-map.json."`
-	Reason             string `json:"reason" jsonschema:"Why this step is run, in a few words (required; e.g. 'first pass' or 'recheck after fixing wave-1'); recorded in the run's logs/audit.jsonl."`
+	Reason             string `json:"reason" jsonschema:"Why this step is run, in a few words (required; e.g. 'first pass' or 'recheck after fixing wave-1'); recorded in the run's logs/audit.jsonl; at most 1000 characters."`
 }
 
 // NormalizeResult is the tool's success envelope.

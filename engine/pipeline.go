@@ -29,7 +29,7 @@ type RunArgs struct {
 	OfflineFixturesPath string `json:"offline_fixtures_path,omitempty" jsonschema:"Absolute path of an offline fixtures JSON file: the status of each URL (valid, paywalled, blocked, mismatch, invalid), read only in offline mode. Default: the run directory's offline-fixtures.json when it exists."`
 	OnlineFixturesPath  string `json:"online_fixtures_path,omitempty" jsonschema:"Absolute path of an online fixtures JSON file: statuses for the URLs it lists (same shapes as offline fixtures), used in online or dry-run mode instead of checking those URLs on the network; ignored in offline mode. Default: none."`
 	OnlineDryRun        *bool  `json:"online_dry_run,omitempty" jsonschema:"Online mode only: true checks nothing on the network and records each URL as blocked by a dry run; false fetches. Default: run-config.json's mode (dry_run), else false. Ignored in offline mode."`
-	Reason              string `json:"reason,omitempty" jsonschema:"Why the run is made, in a few words (optional; default 'citegate run'); recorded in the run's logs/audit.jsonl."`
+	Reason              string `json:"reason,omitempty" jsonschema:"Why the run is made, in a few words (optional; default 'citegate run'); recorded in the run's logs/audit.jsonl; at most 1000 characters."`
 	// Recheck limits live checking to these normalized URLs; every other
 	// URL keeps its record from the existing citations.jsonl (the TUI's
 	// "re-run the blocked ones"). Empty checks everything.

@@ -17,7 +17,7 @@ type RenderArgs struct {
 	ManifestPath  string `json:"manifest_path" jsonschema:"Absolute path of the run directory's manifest.json (required). Relative paths are refused. The tool deep_research_citations_init (or citegate init DIR) writes a run directory with one."`
 	CitationsPath string `json:"citations_path,omitempty" jsonschema:"Absolute path of citations.jsonl to read. Default (recommended): <run>/citations/citations.jsonl, as the previous step wrote it."`
 	OutputMDPath  string `json:"output_md_path,omitempty" jsonschema:"Absolute path to write the rendered markdown report to, inside the run directory. Default (recommended): <run>/citations/validated-citations.md."`
-	Reason        string `json:"reason" jsonschema:"Why this step is run, in a few words (required; e.g. 'first pass' or 'recheck after fixing wave-1'); recorded in the run's logs/audit.jsonl."`
+	Reason        string `json:"reason" jsonschema:"Why this step is run, in a few words (required; e.g. 'first pass' or 'recheck after fixing wave-1'); recorded in the run's logs/audit.jsonl; at most 1000 characters."`
 }
 
 // RenderResult is the tool's success envelope.

@@ -35,7 +35,7 @@ type ValidateArgs struct {
 	OfflineFixturesPath string `json:"offline_fixtures_path,omitempty" jsonschema:"Absolute path of an offline fixtures JSON file: the status of each URL (valid, paywalled, blocked, mismatch, invalid), read only in offline mode. Default: the run directory's offline-fixtures.json when it exists."`
 	OnlineFixturesPath  string `json:"online_fixtures_path,omitempty" jsonschema:"Absolute path of an online fixtures JSON file: statuses for the URLs it lists (same shapes as offline fixtures), used in online or dry-run mode instead of checking those URLs on the network; ignored in offline mode. Default: none."`
 	OnlineDryRun        *bool  `json:"online_dry_run,omitempty" jsonschema:"Online mode only: true checks nothing on the network and records each URL as blocked by a dry run; false fetches. Default: run-config.json's mode (dry_run), else false. Ignored in offline mode."`
-	Reason              string `json:"reason" jsonschema:"Why this step is run, in a few words (required; e.g. 'first pass' or 'recheck after fixing wave-1'); recorded in the run's logs/audit.jsonl."`
+	Reason              string `json:"reason" jsonschema:"Why this step is run, in a few words (required; e.g. 'first pass' or 'recheck after fixing wave-1'); recorded in the run's logs/audit.jsonl; at most 1000 characters."`
 }
 
 // ValidateResult is the tool's success envelope (the reference's fields plus

@@ -28,7 +28,7 @@ func runMCP(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 	}
 	srv, err := citemcp.NewServer(d.Engine, citemcp.Options{Version: VersionString(), AllowFetch: allow, Bounds: bounds})
 	if err != nil {
-		fmt.Fprintf(s.Err, "citegate: mcp: %v\n", err)
+		fmt.Fprintf(s.Err, "citegate: mcp: %s\n", netguard.Clip(netguard.RedactText(err.Error()), 1024))
 		return cli.ExitFailure
 	}
 	fmt.Fprintf(s.Err, "citegate: MCP server on stdio (may fetch: %v; judge base URLs: %d; roots: %s)\n",
