@@ -24,7 +24,9 @@ import (
 //     path in its title), or at least probeSameHeadline when the titles
 //     and the first headings are both equal. Words of either URL's path
 //     are left out, for the same reason, and so are words with digits
-//     (nonces, ids, dates and counts change on every request).
+//     (nonces, ids, dates and counts change on every request); or equal
+//     titles, equal first headings and the same first probeLeadWords
+//     words (a not-found message over a random product grid).
 
 // ProbeName starts the last path segment of every probe URL, so that a log
 // (or a test server) can tell probes from citations.
@@ -38,7 +40,11 @@ const (
 	// the body to tell, and a random sidebar or product grid can be much
 	// of a short page's words.
 	probeSameHeadline = 0.6
-	probeMinWords     = 5 // texts shorter than this are compared only by title and redirect
+	// probeLeadWords: equal titles, equal first headings and the same
+	// opening words are the same template with the same message, however
+	// different a random grid below them makes the rest.
+	probeLeadWords = 20
+	probeMinWords  = 5 // texts shorter than this are compared only by title and redirect
 )
 
 // Fingerprint is what a page looks like, for the comparison with a site's
@@ -56,6 +62,10 @@ type Fingerprint struct {
 	// search is the host and path of the search page the request was
 	// redirected to, if it was.
 	search string
+	// lead is the page's first probeLeadWords words (as in words), "" on
+	// a shorter page: a not-found message opens the page, whatever grid
+	// of products or stories follows it.
+	lead string
 	// shell: the page has almost no text, or text that only asks for
 	// script or says it is loading (see Shell).
 	shell bool
@@ -85,12 +95,19 @@ func FingerprintOf(p Page) *Fingerprint {
 		}
 	}
 	fp.words = map[string]bool{}
+	var lead []string
 	for _, w := range strings.Fields(fold(in.text)) {
 		// Words with digits are ids, nonces, dates and counts: they change
 		// from one request to the next and say nothing about the template.
 		if !skip[w] && !strings.ContainsAny(w, "0123456789") {
 			fp.words[w] = true
+			if len(lead) < probeLeadWords {
+				lead = append(lead, w)
+			}
 		}
+	}
+	if len(lead) == probeLeadWords {
+		fp.lead = strings.Join(lead, " ")
 	}
 	return fp
 }
@@ -127,6 +144,8 @@ func Like(c, p *Fingerprint) string {
 	switch {
 	case c.title != "" && c.title == p.title && j >= probeSameTitle:
 		return fmt.Sprintf("the same title and %.0f%% of the words a URL that does not exist gets", j*100)
+	case c.title != "" && c.title == p.title && c.headline != "" && c.headline == p.headline && c.lead != "" && c.lead == p.lead:
+		return fmt.Sprintf("the same title, headline %s and opening words a URL that does not exist gets", quote(c.headline))
 	case c.title != "" && c.title == p.title && c.headline != "" && c.headline == p.headline && j >= probeSameHeadline:
 		return fmt.Sprintf("the same title, headline %s and %.0f%% of the words a URL that does not exist gets", quote(c.headline), j*100)
 	case j >= probeSameText:

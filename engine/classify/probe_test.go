@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -119,5 +120,45 @@ func TestShell(t *testing.T) {
 		if fp.Shell() != tc.shell {
 			t.Errorf("%s: Shell = %v, want %v", tc.name, fp.Shell(), tc.shell)
 		}
+	}
+}
+
+// TestProbeLikeOverARandomGrid: a shop's not-found message over a random
+// product grid is the same template whatever the grid; a page with the
+// same generic title and heading but an opening of its own is not.
+func TestProbeLikeOverARandomGrid(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	// Product names of made-up words: two grids share almost none of them.
+	word := func() string {
+		b := make([]byte, 7)
+		for i := range b {
+			b[i] = "bcdfghklmnprstvz"[rng.IntN(16)]
+			if i%2 == 1 {
+				b[i] = "aeiou"[rng.IntN(5)]
+			}
+		}
+		return string(b)
+	}
+	grid := func() string {
+		var b strings.Builder
+		for range 24 {
+			b.WriteString("<div class=card><a href=/p/1>" + word() + " " + word() + " " + word() + "</a></div>")
+		}
+		return b.String()
+	}
+	page := func(u, opening string) *Fingerprint {
+		body := doc("Sorry, this item is unavailable | Loom", "<main><h1>Sorry, this item is unavailable</h1><p>"+opening+
+			"</p><h2>Popular now</h2>"+grid()+"</main>")
+		return FingerprintOf(Page{RequestedURL: u, StatusCode: 200, ContentType: "text/html", Body: []byte(body)})
+	}
+	const gone = "It may have sold out or the shop may have removed it. Have a look at these other things from our makers instead, all made by hand."
+	for i := range 20 {
+		if why := Like(page("https://s.example/listing/9/apron", gone), page("https://s.example/listing/"+ProbeName+"ab", gone)); why == "" {
+			t.Fatalf("draw %d: two not-found pages over random grids are not alike", i)
+		}
+	}
+	own := "This linen apron has two deep pockets and an adjustable neck strap; it is washed soft and cut from one piece of cloth."
+	if why := Like(page("https://s.example/listing/5/linen-apron", own), page("https://s.example/listing/"+ProbeName+"ab", gone)); why != "" {
+		t.Errorf("a page with its own opening is like the not-found page: %s", why)
 	}
 }
