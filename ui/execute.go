@@ -27,6 +27,9 @@ func Execute(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		}
 		return cli.ExitOK
 	}
+	if c.Name == "help" {
+		return runHelp(c, s)
+	}
 	if c.Name == "version" {
 		fmt.Fprintf(s.Out, "citegate %s\n", VersionString())
 		return cli.ExitOK

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,8 +19,10 @@ import (
 // Command is a parsed command line: which command, and the engine arguments
 // assembled from --args-json and flags (flags win).
 type Command struct {
-	Name      string
-	Help      bool
+	Name string
+	Help bool
+	// Topic is `citegate help TOPIC`'s topic ("" lists them).
+	Topic     string
 	Extract   engine.ExtractArgs
 	Normalize engine.NormalizeArgs
 	Validate  engine.ValidateArgs
@@ -442,10 +445,22 @@ func Parse(args []string) (*Command, error) {
 		return nil, &UsageError{Msg: "no command given"}
 	}
 	name := args[0]
-	if name == "-h" || name == "--help" || name == "help" {
+	if name == "-h" || name == "--help" {
 		return &Command{Name: "", Help: true}, nil
 	}
+	if name == "help" {
+		switch {
+		case len(args) > 2:
+			return nil, &UsageError{Msg: "help takes at most one topic (citegate help lists them)"}
+		case len(args) == 2:
+			return &Command{Name: "help", Topic: args[1]}, nil
+		}
+		return &Command{Name: "help"}, nil
+	}
 	if name == "--version" || name == "-version" || name == "version" {
+		if len(args) == 2 && (args[1] == "--help" || args[1] == "-h") {
+			return &Command{Name: "", Help: true}, nil
+		}
 		if len(args) > 1 {
 			return nil, &UsageError{Msg: fmt.Sprintf("%s takes no arguments", name)}
 		}
@@ -453,6 +468,13 @@ func Parse(args []string) (*Command, error) {
 	}
 	s, ok := specs[name]
 	if !ok {
+		names := []string{"help", "version"}
+		for n := range specs {
+			names = append(names, n)
+		}
+		if near := Closest(name, names); near != "" {
+			return nil, &UsageError{Msg: fmt.Sprintf("unknown command %q (did you mean %q?)", name, near)}
+		}
 		return nil, &UsageError{Msg: fmt.Sprintf("unknown command %q", name)}
 	}
 	c := &Command{Name: name}
@@ -503,6 +525,14 @@ func Parse(args []string) (*Command, error) {
 			return nil, &UsageError{Command: name, Msg: "missing RUN_DIR: the run directory to relocate"}
 		}
 		c.Relocate.Dir = runDir
+	}
+	if name == "run" && runDirManifest == "" && c.Run.ManifestPath == "" && c.Run.RunDir == "" {
+		// No run named: the one in the working directory, as init's default.
+		dir, err := os.Getwd()
+		if err != nil {
+			return nil, &UsageError{Command: name, Msg: "no RUN_DIR given and the working directory is unknown: " + err.Error()}
+		}
+		runDir, runDirManifest = dir, filepath.Join(dir, "manifest.json")
 	}
 	if name == "run" && runDirManifest != "" {
 		if c.Run.ManifestPath != "" && c.Run.ManifestPath != runDirManifest {
