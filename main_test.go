@@ -84,8 +84,10 @@ func TestUsageErrors(t *testing.T) {
 			if out != "" {
 				t.Errorf("usage error printed on stdout: %q", out)
 			}
-			if !strings.Contains(errOut, "usage:") {
-				t.Errorf("stderr lacks usage text: %q", errOut)
+			// One line, the usage line and where to read more: a usage
+			// error must not scroll off an 80x24 screen.
+			if !strings.Contains(errOut, "see 'citegate") || strings.Count(errOut, "\n") > 3 {
+				t.Errorf("stderr is not a short usage error: %q", errOut)
 			}
 		})
 	}
@@ -121,7 +123,7 @@ func TestToolUsageErrorsPrintOneEnvelope(t *testing.T) {
 			message string
 			missing []string
 		}{
-			{"unknown flag", append(append([]string{cmd}, ok...), "--bogus"), "flag provided but not defined: -bogus", nil},
+			{"unknown flag", append(append([]string{cmd}, ok...), "--bogus"), "unknown flag -bogus", nil},
 			{"missing required args", []string{cmd}, "missing required argument", missing[cmd]},
 			{"blank required arg", append(append([]string{cmd}, ok...), "--"+strings.TrimPrefix(ok[2], "--"), "  "), "missing required argument", missing[cmd][1:]},
 			{"bad args-json", append(append([]string{cmd}, ok...), "--args-json", "{not json"), "--args-json", nil},
@@ -502,5 +504,16 @@ func TestInitThenToolChainUsesRunFixtures(t *testing.T) {
 	chain, whole = checkedAt.ReplaceAll(chain, nil), checkedAt.ReplaceAll(whole, nil)
 	if err1 != nil || err2 != nil || len(chain) == 0 || !bytes.Equal(chain, whole) {
 		t.Errorf("validate's citations.jsonl differs from run's (%v, %v):\n%s\n%s", err1, err2, chain, whole)
+	}
+}
+
+// TestUsageErrorsSuggest: a mistyped command or flag names the one meant.
+func TestUsageErrorsSuggest(t *testing.T) {
+	for args, want := range map[string]string{"rnu": `did you mean "run"?`, "run --headles": "did you mean --headless?",
+		"extract --reasn x": "did you mean --reason?", "help statuse": `did you mean "statuses"?`} {
+		code, _, errOut := invoke(t, strings.Fields(args)...)
+		if code != cli.ExitUsage || !strings.Contains(errOut, want) {
+			t.Errorf("citegate %s: exit %d, stderr %q, want %q", args, code, errOut, want)
+		}
 	}
 }

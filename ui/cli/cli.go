@@ -431,12 +431,22 @@ func newFlagSet(name string, s spec, c *Command) (fs *flag.FlagSet, b *binder, a
 }
 
 // parseFailure turns a flag-parsing error into help or a usage error.
-func parseFailure(c *Command, err error) (*Command, error) {
+// An unknown flag names the nearest known one ("did you mean --headless?").
+func parseFailure(c *Command, fs *flag.FlagSet, err error) (*Command, error) {
 	if errors.Is(err, flag.ErrHelp) {
 		c.Help = true
 		return c, nil
 	}
-	return nil, &UsageError{Command: c.Name, Msg: err.Error()}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		var known []string
+		fs.VisitAll(func(f *flag.Flag) { known = append(known, f.Name) })
+		msg = "unknown flag " + name
+		if near := Closest(strings.TrimLeft(name, "-"), known); near != "" {
+			msg += fmt.Sprintf(" (did you mean --%s?)", near)
+		}
+	}
+	return nil, &UsageError{Command: c.Name, Msg: msg}
 }
 
 // Parse turns arguments into a Command. It returns *UsageError for mistakes.
@@ -480,7 +490,7 @@ func Parse(args []string) (*Command, error) {
 	c := &Command{Name: name}
 	fs, b, argsJSON, target := newFlagSet(name, s, c)
 	if err := fs.Parse(args[1:]); err != nil {
-		return parseFailure(c, err)
+		return parseFailure(c, fs, err)
 	}
 	rest := fs.Args()
 	runDirManifest, runDir := "", ""
@@ -492,7 +502,7 @@ func Parse(args []string) (*Command, error) {
 		runDir, runDirManifest = dir, filepath.Join(dir, "manifest.json")
 		// The flag package stops at the first operand; flags may follow RUN_DIR.
 		if err := fs.Parse(rest[1:]); err != nil {
-			return parseFailure(c, err)
+			return parseFailure(c, fs, err)
 		}
 		rest = fs.Args()
 	}

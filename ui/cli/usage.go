@@ -22,11 +22,13 @@ func ReportUsage(s Streams, err error) int {
 	// The message can quote the command line (a stray argument, a flag
 	// value), which may hold a credential and be of any length.
 	msg := netguard.Clip(netguard.RedactText(ue.Msg), engine.MaxMessageBytes)
-	fmt.Fprintf(s.Err, "citegate: %s\n\n", msg)
-	if _, ok := specs[ue.Command]; ok {
-		fmt.Fprint(s.Err, CommandUsage(ue.Command))
+	// One line and where to read more: a whole usage text would scroll the
+	// message off a small screen.
+	fmt.Fprintf(s.Err, "citegate: %s\n", msg)
+	if sp, ok := specs[ue.Command]; ok {
+		fmt.Fprintf(s.Err, "usage: %s\nsee 'citegate %s --help'\n", sp.usage, ue.Command)
 	} else {
-		fmt.Fprint(s.Err, Usage())
+		fmt.Fprintln(s.Err, "see 'citegate --help' for the commands, 'citegate help' for the reference topics")
 	}
 	if sp, ok := specs[ue.Command]; ok && sp.tool {
 		details := map[string]any{"command": ue.Command, "usage": sp.usage}
