@@ -517,3 +517,20 @@ func TestUsageErrorsSuggest(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoLeavesNothingBehind: a demo in a temp dir of its own removes it
+// on exit; --keep keeps it.
+func TestDemoLeavesNothingBehind(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	demos := func() int {
+		m, _ := filepath.Glob(filepath.Join(tmp, "citegate-demo-*"))
+		return len(m)
+	}
+	if code, _, errOut := invoke(t, "demo", "--offline", "--headless"); code != cli.ExitOK || demos() != 0 {
+		t.Errorf("demo: exit %d, %d demo directories left\n%s", code, demos(), errOut)
+	}
+	if code, _, errOut := invoke(t, "demo", "--offline", "--headless", "--keep"); code != cli.ExitOK || demos() != 1 {
+		t.Errorf("demo --keep: exit %d, %d demo directories\n%s", code, demos(), errOut)
+	}
+}

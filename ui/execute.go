@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 
 	"github.com/citegate/citegate/engine"
 	"github.com/citegate/citegate/ui/cli"
@@ -137,11 +138,21 @@ func runDemo(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		}
 		return cli.Fail(s, err)
 	}
+	// A demo in a temp dir of its own leaves nothing behind unless asked.
+	cleanup := func(root string) {
+		if c.DemoDir != "" || c.DemoKeep {
+			return
+		}
+		if err := os.RemoveAll(root); err == nil {
+			fmt.Fprintf(s.Err, "citegate: demo run removed (keep it with --keep, or --dir DIR)\n")
+		}
+	}
 	if c.DemoOffline {
 		manifest, err := CopyDemo(d.Demo, c.DemoDir)
 		if err != nil {
 			return failDemo(err)
 		}
+		defer cleanup(manifest.Root)
 		fmt.Fprintf(s.Err, "citegate: demo run copied to %s (offline fixtures)\n", manifest.Root)
 		a := engine.RunArgs{ManifestPath: manifest.Path, Reason: "citegate demo"}
 		if interactive(c, s) {
@@ -154,6 +165,7 @@ func runDemo(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		return failDemo(err)
 	}
 	defer sd.web.Close()
+	defer cleanup(sd.run.Root)
 	d.Engine.GuardOptions = append(d.Engine.GuardOptions, sd.opts...)
 	d.Engine.Net = sd.net
 	fmt.Fprintf(s.Err, "citegate: demo run copied to %s\n", sd.run.Root)

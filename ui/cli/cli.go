@@ -39,6 +39,8 @@ type Command struct {
 	Headless bool
 	// DemoDir is where demo copies its run; empty means a fresh temp dir.
 	DemoDir string
+	// DemoKeep keeps the demo's temp directory after the run.
+	DemoKeep bool
 	// DemoOffline runs the demo on its offline fixtures instead of the
 	// simulated web.
 	DemoOffline bool
@@ -353,7 +355,8 @@ var specs = map[string]spec{
 		summary: "run the embedded demo against a simulated web in this process (or --offline on fixtures)",
 		usage:   "citegate demo [--dir DIR] [--offline] [--headless]", exits: runExits,
 		bind: func(b *binder, c *Command) any {
-			b.str("dir", &c.DemoDir, "directory to copy the demo run into (default: a new temp dir)")
+			b.str("dir", &c.DemoDir, "directory to copy the demo run into and keep (default: a new temp dir, removed on exit)")
+			b.boolean("keep", &c.DemoKeep, "keep the demo's temp directory after the run")
 			b.boolean("offline", &c.DemoOffline, "use the demo's offline fixtures instead of the simulated web")
 			b.path("log-file", &c.LogFile, "in the terminal UI, write the progress log to this file (nothing is printed over the screen)")
 			b.boolean("headless", &c.Headless, "no terminal UI: JSON summary on stdout, progress on stderr (also without a terminal)")
