@@ -37,7 +37,9 @@ func TestVerifyJudgeFailureIsNotAVerdict(t *testing.T) {
 	defer src.Close()
 	unsupported := chatAnswer(`{"verdict":"unsupported","supported":false,"confidence":0.9,"rationale":"The page says it rose."}`)
 	failures := map[string]func(w http.ResponseWriter, r *http.Request){
-		"http 500": func(w http.ResponseWriter, _ *http.Request) { http.Error(w, `{"error":"boom"}`, http.StatusInternalServerError) },
+		"http 500": func(w http.ResponseWriter, _ *http.Request) {
+			http.Error(w, `{"error":"boom"}`, http.StatusInternalServerError)
+		},
 		"not JSON": func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/html")
 			fmt.Fprint(w, "<html>bad gateway</html>")
