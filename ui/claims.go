@@ -12,7 +12,8 @@ import (
 // thing in the same words.
 
 // claimVerdict is what a claim's row shows: one of the judge's three
-// outcomes, or that no judge read the source.
+// outcomes, that the judge was asked and failed, or that no judge read the
+// source.
 type claimVerdict int
 
 const (
@@ -20,6 +21,7 @@ const (
 	verdictSupported
 	verdictUnsupported
 	verdictUncertain
+	verdictJudgeError
 )
 
 // verdictOf reads a verify.json entry. An entry without a verdict (seed
@@ -32,6 +34,8 @@ func verdictOf(vc verify.Citation) claimVerdict {
 		return verdictSupported
 	case verify.Uncertain:
 		return verdictUncertain
+	case verify.Error:
+		return verdictJudgeError
 	}
 	return verdictUnsupported
 }
@@ -45,6 +49,8 @@ func (v claimVerdict) symbol() string {
 		return "✗"
 	case verdictUncertain:
 		return "?"
+	case verdictJudgeError:
+		return "!"
 	}
 	return "—"
 }
@@ -57,6 +63,8 @@ func (v claimVerdict) word() string {
 		return "unsupported"
 	case verdictUncertain:
 		return "uncertain"
+	case verdictJudgeError:
+		return "judge error"
 	}
 	return "not judged"
 }
@@ -88,8 +96,12 @@ func notJudgedReason(vc verify.Citation) string {
 // citation no judge read, the reason.
 func verdictCell(vc verify.Citation) string {
 	v := verdictOf(vc)
-	if v == verdictNotJudged {
+	switch v {
+	case verdictNotJudged:
 		return v.symbol() + " " + notJudgedReason(vc)
+	case verdictJudgeError:
+		// Not a verdict: the judge's failure, so it is not read as one.
+		return v.symbol() + " judge: " + notJudgedReason(vc)
 	}
 	return v.symbol() + " " + v.word()
 }

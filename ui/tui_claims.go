@@ -62,7 +62,7 @@ func (l *claimListModel) apply(ev engine.Event) {
 }
 
 // counts tallies the rows per verdict.
-func (l *claimListModel) counts() (n [verdictUncertain + 1]int) {
+func (l *claimListModel) counts() (n [verdictJudgeError + 1]int) {
 	for _, r := range l.rows {
 		n[r.verdict]++
 	}
@@ -217,7 +217,10 @@ func (l *claimListModel) countsLine() string {
 	n := l.counts()
 	build := func(words bool) string {
 		var parts []string
-		for _, v := range []claimVerdict{verdictSupported, verdictUnsupported, verdictUncertain, verdictNotJudged} {
+		for _, v := range []claimVerdict{verdictSupported, verdictUnsupported, verdictUncertain, verdictJudgeError, verdictNotJudged} {
+			if v == verdictJudgeError && n[v] == 0 {
+				continue // shown only when a judge call failed
+			}
 			p := fmt.Sprintf("%s %d", v.symbol(), n[v])
 			if words {
 				p += " " + v.word()

@@ -342,3 +342,15 @@ func TestTeatestClaimsLive(t *testing.T) {
 		t.Errorf("final state %v, %d claims, detail %+v", fm.state, len(fm.claims.rows), fm.claimDetail.r)
 	}
 }
+
+// TestVerdictCellJudgeError (issue 23): a citation whose judge call failed
+// reads as the judge's failure, not as a verdict and not as "not judged".
+func TestVerdictCellJudgeError(t *testing.T) {
+	vc := verify.Citation{ResolveStatus: "ok", ResolveError: &verify.ResolveError{Kind: "llm_judge_error", Message: "judge: llm_judge_error: HTTP 500"}}
+	if got := verdictCell(vc); got != "! judge: llm judge error" {
+		t.Errorf("verdict cell %q", got)
+	}
+	if verdictOf(vc) != verdictJudgeError {
+		t.Errorf("verdict %v", verdictOf(vc))
+	}
+}

@@ -26,6 +26,10 @@ func verifyLine(v *verify.Result) string {
 		// Left out of overall_score: the judge could not tell.
 		uncertain = fmt.Sprintf(" (%d uncertain)", v.TotalUncertain)
 	}
+	if v.TotalJudgeErrors > 0 {
+		// Left out too: the judge gave no answer.
+		uncertain += fmt.Sprintf(" (%d judge error(s))", v.TotalJudgeErrors)
+	}
 	return fmt.Sprintf("Verify (--verify): %s, %d/%d resolved source(s) support their claims%s · citations/verify.json",
 		verdict, v.TotalSupported, v.TotalResolved, uncertain)
 }
@@ -53,7 +57,13 @@ func runVerify(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		return cli.Fail(s, err)
 	}
 	cli.PrintJSON(s.Out, res)
+	if res.TotalJudgeErrors > 0 && !res.JudgeFailed() {
+		fmt.Fprintf(s.Err, "citegate: verify: the judge failed on %d citation(s) (see resolve_error); the verdict stands without them\n", res.TotalJudgeErrors)
+	}
 	switch {
+	case res.JudgeFailed():
+		fmt.Fprintf(s.Err, "citegate: verify: %s\n", res.Reason)
+		return cli.ExitNotJudged
 	case res.Passed == nil:
 		// Nothing checked is not a pass: a script gating on exit 0 must not
 		// go on.

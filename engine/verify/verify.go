@@ -86,19 +86,25 @@ func (e *ArgError) Error() string { return e.Message }
 type Result struct {
 	ID           string   `json:"id"`
 	OverallScore *float64 `json:"overall_score"`
-	// Passed is true or false only when a judge decided at least one
-	// citation; null when nothing was checked, and Reason says why.
+	// Passed is the document gate (see gate): false when a judge found a
+	// claim unsupported, true when it confirmed one and found none
+	// unsupported; null when that is undecided, and Reason says why.
 	Passed *bool `json:"passed"`
-	// Reason says why Passed is null ("" when it is not).
+	// Reason says why Passed is null ("" when it is not): "not judged: …"
+	// when judge calls failed, "not checked: …" when nothing was.
 	Reason              string `json:"reason,omitempty"`
 	TotalCitationsFound int    `json:"total_citations_found"`
 	TotalResolved       int    `json:"total_resolved"`
 	TotalSupported      int    `json:"total_supported"`
 	// TotalUncertain counts judge verdicts of "uncertain", which are left
 	// out of OverallScore's denominator.
-	TotalUncertain int        `json:"total_uncertain"`
-	TotalCostUSD   float64    `json:"total_cost_usd"`
-	Citations      []Citation `json:"citations"`
+	TotalUncertain int `json:"total_uncertain"`
+	// TotalJudgeErrors counts citations whose source was read but whose
+	// judge call failed (outcome Error): no verdict, left out of
+	// OverallScore and of the gate's pass.
+	TotalJudgeErrors int        `json:"total_judge_errors"`
+	TotalCostUSD     float64    `json:"total_cost_usd"`
+	Citations        []Citation `json:"citations"`
 }
 
 // Citation is one citation's outcome.
@@ -250,7 +256,7 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 		res.TotalResolved++
 		passage := judgeText(j, src.text, c.Claim)
 		if totalCost+j.EstimateMaxCostUSD(c.Claim, passage) > costCap {
-			vc.ResolveError = &ResolveError{"cost_cap_reached", fmt.Sprintf("total cost cap $%.2f would be exceeded by the next judge call", costCap)}
+			vc.ResolveError = &ResolveError{KindCostCap, fmt.Sprintf("total cost cap $%.2f would be exceeded by the next judge call", costCap)}
 			if err := settle(c, vc, ""); err != nil {
 				return nil, err
 			}
@@ -292,8 +298,12 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 		}
 	}
 	res.TotalCostUSD = math.Round(totalCost*1e6) / 1e6
-	if decided := res.TotalResolved - res.TotalUncertain; decided > 0 {
-		score := math.Round(float64(res.TotalSupported)/float64(decided)*100) / 100
+	t := count(res.Citations)
+	res.TotalJudgeErrors = t.errors
+	// Only verdicts are scored: an uncertain verdict, a failed judge call
+	// and a call the cost cap stopped are in no denominator.
+	if decided := t.supported + t.unsupported; decided > 0 {
+		score := math.Round(float64(t.supported)/float64(decided)*100) / 100
 		res.OverallScore = &score
 	}
 	res.Passed, res.Reason = outcome(res, fetchOff(a))
@@ -309,20 +319,29 @@ func newUUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-// The three outcomes of a judged citation (the judges' verdicts).
+// The three outcomes of a judged citation (the judges' verdicts), and the
+// outcome of a citation whose judge call failed.
 const (
 	Supported   = judge.VerdictSupported
 	Unsupported = judge.VerdictUnsupported
 	Uncertain   = judge.VerdictUncertain
+	// Error: the source was read, the judge was asked and gave no verdict
+	// (HTTP error, timeout, an answer without a verdict). The entry keeps
+	// seed 002's shape — resolve_status ok, no judge, the failure in
+	// resolve_error — so that no reader takes it for "not supported".
+	Error = "error"
 )
 
-// Outcome is the judge's verdict on c: supported, unsupported or uncertain,
-// or "" when no judge ruled (the source was not resolved). An entry without
-// a verdict (seed 002's shape, before three outcomes) falls back on its
-// supported boolean.
+// Outcome is the judge's verdict on c: supported, unsupported or uncertain;
+// Error when the judge was asked and failed; "" when no judge was asked
+// (the source was not resolved, or the cost cap stopped the call). An entry
+// without a verdict (seed 002's shape, before three outcomes) falls back on
+// its supported boolean.
 func (c Citation) Outcome() string {
 	j := c.Judge
 	switch {
+	case j == nil && c.ResolveStatus == "ok" && c.ResolveError != nil && c.ResolveError.Kind != KindCostCap:
+		return Error
 	case j == nil:
 		return ""
 	case j.Verdict == judge.VerdictSupported, j.Verdict == "" && j.Supported:
