@@ -31,6 +31,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -219,8 +220,7 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, claims, _ := strings.Cut(user, "\n\nCLAIMS:\n")
 		var items []string
 		for _, m := range numbered.FindAllStringSubmatch(claims, -1) {
-			var id int
-			fmt.Sscan(m[1], &id)
+			id, _ := strconv.Atoi(m[1]) // the pattern holds digits only
 			items = append(items, verdict(id, supports(m[2])))
 		}
 		slices.Reverse(items) // out of order on purpose: ids, not positions, place them
