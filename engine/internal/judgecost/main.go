@@ -8,13 +8,13 @@
 //
 //   - per-claim: one JSON-protocol call per claim on its passages (verify
 //     today);
-//
 //   - by-source: claims that cite the same URL share one batched call on
 //     the union of their passages; a source cited once is judged alone;
-//
 //   - minicheck: the MiniCheck protocol, one Yes/No call per chunk.
 //
-//     go run ./engine/internal/judgecost -data ../shared/eval/wice-dev
+// Run it as:
+//
+//	go run ./engine/internal/judgecost -data ../shared/eval/wice-dev
 package main
 
 import (
