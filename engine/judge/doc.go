@@ -26,10 +26,18 @@
 // amendment asking for the three-way verdict ([SystemPrompt],
 // [SeedSystemPrompt]).
 //
+// Two more protocols serve the LLM judges: claims that cite the same
+// source can share one call ([BatchJudge]: the source once, the claims
+// numbered, an array of verdicts; on Anthropic's API the source is marked
+// for prompt caching), and a MiniCheck model served by an openai-compatible
+// server reads "Document: … Claim: …" per chunk and answers Yes or No
+// (minicheck.go).
+//
 // Files: judge.go (the interface, New), offline.go and lexical.go (the
 // offline judge), passages.go (what a judge reads), text.go and lexicon.go
 // (the offline judge's tokens and word lists, on parse/textkit), prompt.go,
-// wire.go and llm.go (the LLM judges), prices.go.
+// wire.go and llm.go (the LLM judges), batch.go (batched verdicts),
+// minicheck.go (the MiniCheck protocol), prices.go.
 //
 // Safety rules every judge keeps:
 //

@@ -154,6 +154,10 @@ type Config struct {
 	Client *http.Client
 	// Timeout bounds one call; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// Protocol is "", "json" or "minicheck" (minicheck.go). When empty, an
+	// openai-compatible model whose name contains "minicheck" speaks
+	// MiniCheck's protocol and every other model seed 002's JSON one.
+	Protocol string
 }
 
 // maxTokens is seed 002's verdict budget.
@@ -238,7 +242,7 @@ func New(cfg Config) (Judge, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	return &llmJudge{
+	return withProtocol(cfg.Protocol, &llmJudge{
 		provider: provider,
 		model:    model,
 		price:    price,
@@ -246,7 +250,7 @@ func New(cfg Config) (Judge, error) {
 		endpoint: endpoint,
 		client:   &client,
 		timeout:  timeout,
-	}, nil
+	})
 }
 
 // InferProvider returns the provider for a model id as New does when

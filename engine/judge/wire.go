@@ -39,11 +39,7 @@ type responseFormat struct {
 // requestBody builds the provider's request for one verdict.
 func (j *llmJudge) requestBody(claim, source string) ([]byte, error) {
 	user := UserPrompt(claim, source)
-	zero := 0.0
-	var temp *float64
-	if j.sendsTemperature() {
-		temp = &zero
-	}
+	temp := j.temperature()
 	if j.provider == ProviderAnthropic {
 		return json.Marshal(anthropicRequest{
 			Model:       j.model,
@@ -53,24 +49,39 @@ func (j *llmJudge) requestBody(claim, source string) ([]byte, error) {
 			Temperature: temp,
 		})
 	}
-	r := openAIRequest{Model: j.model, Temperature: temp}
+	return j.openAIBody(SystemPrompt, user, maxTokens)
+}
+
+// openAIBody is a Chat Completions request asking for a JSON object, with
+// the system prompt and user turn given and a budget of maxTok tokens.
+func (j *llmJudge) openAIBody(system, user string, maxTok int) ([]byte, error) {
+	r := openAIRequest{Model: j.model, Temperature: j.temperature()}
 	if j.provider == ProviderOpenAICompatible {
 		// Local servers (Ollama, llama.cpp, vLLM) document max_tokens.
-		r.MaxTokens = maxTokens
+		r.MaxTokens = maxTok
 	} else {
 		// OpenAI: max_tokens is legacy and the o-series (and newer
 		// families) reject it; max_completion_tokens works for all.
-		r.MaxCompletionTokens = maxTokens
+		r.MaxCompletionTokens = maxTok
 	}
 	if legacyO1(j.model) {
 		// o1-mini and o1-preview took neither a system/developer message
 		// nor response_format: the instructions go first in the user turn.
-		r.Messages = []message{{Role: "user", Content: SystemPrompt + "\n\n" + user}}
+		r.Messages = []message{{Role: "user", Content: system + "\n\n" + user}}
 	} else {
-		r.Messages = []message{{Role: "system", Content: SystemPrompt}, {Role: "user", Content: user}}
+		r.Messages = []message{{Role: "system", Content: system}, {Role: "user", Content: user}}
 		r.ResponseFormat = &responseFormat{Type: "json_object"}
 	}
 	return json.Marshal(r)
+}
+
+// temperature is seed 002's 0 where the model takes one, else nil.
+func (j *llmJudge) temperature() *float64 {
+	if !j.sendsTemperature() {
+		return nil
+	}
+	zero := 0.0
+	return &zero
 }
 
 // sendsTemperature reports whether the model takes seed 002's temperature
@@ -190,4 +201,56 @@ func (j *llmJudge) emptyAnswer(stop string) *Error {
 		msg += fmt.Sprintf(" (stop reason %q)", j.sanitize(stop))
 	}
 	return &Error{Kind: KindMalformed, Message: msg}
+}
+
+// contentBlock is an Anthropic text block; cacheControl marks the end of
+// a prefix the API may cache.
+type contentBlock struct {
+	Type         string        `json:"type"`
+	Text         string        `json:"text"`
+	CacheControl *cacheControl `json:"cache_control,omitempty"`
+}
+
+type cacheControl struct {
+	Type string `json:"type"`
+}
+
+type blockMessage struct {
+	Role    string         `json:"role"`
+	Content []contentBlock `json:"content"`
+}
+
+// anthropicBlocksRequest is a Messages API body whose user turn is made of
+// blocks.
+type anthropicBlocksRequest struct {
+	Model       string         `json:"model"`
+	MaxTokens   int            `json:"max_tokens"`
+	System      string         `json:"system"`
+	Messages    []blockMessage `json:"messages"`
+	Temperature *float64       `json:"temperature,omitempty"`
+}
+
+// batchBody builds the provider's request for a batch. On Anthropic's API
+// the source block is marked for prompt caching ("ephemeral": five
+// minutes): the system prompt and the source form the cached prefix, read
+// at a tenth of the input price by the next call on the same source (the
+// rest of a batch over MaxBatchClaims, a rerun). The API caches a prefix
+// only above a model-dependent minimum length and ignores the mark below
+// it. Single-claim calls carry no mark: a cache write costs more than a
+// plain read and would only pay off on reuse.
+func (j *llmJudge) batchBody(claims []string, source string) ([]byte, error) {
+	src, cl := BatchUserPrompt(claims, source)
+	if j.provider == ProviderAnthropic {
+		return json.Marshal(anthropicBlocksRequest{
+			Model:     j.model,
+			MaxTokens: batchMaxTokens(len(claims)),
+			System:    BatchSystemPrompt,
+			Messages: []blockMessage{{Role: "user", Content: []contentBlock{
+				{Type: "text", Text: src, CacheControl: &cacheControl{Type: "ephemeral"}},
+				{Type: "text", Text: cl},
+			}}},
+			Temperature: j.temperature(),
+		})
+	}
+	return j.openAIBody(BatchSystemPrompt, src+cl, batchMaxTokens(len(claims)))
 }
