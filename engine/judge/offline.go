@@ -73,8 +73,58 @@ var monthNames = map[string]int{"january": 1, "february": 2, "march": 3, "april"
 	"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10,
 	"nov": 11, "dec": 12}
 
-// isoDate finds dates written 2017-07-04 or 2017/07/04.
-var isoDate = regexp.MustCompile(`\b(1[5-9]\d\d|20\d\d)[-/](0?[1-9]|1[0-2])[-/](0?[1-9]|[12]\d|3[01])\b`)
+// isoDate finds dates written 2017-07-04, 2017/07/04 or 2003.06.11.
+var isoDate = regexp.MustCompile(`\b(1[5-9]\d\d|20\d\d)([-/.])(0?[1-9]|1[0-2])([-/.])(0?[1-9]|[12]\d|3[01])\b`)
+
+// dayFirstDate finds dates written day first with dots: 11.06.2003 (the
+// European form; a slash form is left alone, as it may be month first).
+var dayFirstDate = regexp.MustCompile(`\b(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])\.(1[5-9]\d\d|20\d\d)\b`)
+
+// isMonth reports whether toks[i], a month name, names the month: "May",
+// "March" and the short forms are also words ("may", "march", "Jan" the
+// name), so they count only capitalised and, at a sentence's start, next
+// to a figure ("May 2019", "12 May").
+func isMonth(toks []token, i int) bool {
+	t := toks[i]
+	if len(t.low) > 3 && t.low != "may" && t.low != "march" {
+		return true
+	}
+	if !t.capped {
+		return false
+	}
+	if !t.first && (len(t.low) > 3 || t.low == "may") {
+		return true // a modal "may" is capitalised only at a sentence's start
+	}
+	return (i+1 < len(toks) && toks[i+1].kind == tokNumber) || (i > 0 && toks[i-1].kind == tokNumber)
+}
+
+// dayOfMonth reports whether the figure at toks[i] is a day of the month:
+// 1 to 31, plain or ordinal, next to a month name ("12 November",
+// "November 12th", "12th of November").
+func dayOfMonth(toks []token, i int) bool {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(toks[i].key[1:], "th"), 64)
+	if err != nil || v < 1 || v > 31 || v != math.Trunc(v) {
+		return false
+	}
+	for _, j := range []int{i - 1, i + 1, i + 2} {
+		if j < 0 || j >= len(toks) || (j == i+2 && toks[i+1].low != "of") {
+			continue
+		}
+		if _, ok := monthNames[toks[j].low]; ok && isMonth(toks, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// isHedge reports a hedge cue at toks[i]; "May" the month is none.
+func isHedge(toks []token, i int) bool {
+	if !hedgeCues[toks[i].low] {
+		return false
+	}
+	_, month := monthNames[toks[i].low]
+	return !month || !isMonth(toks, i)
+}
 
 // fact is a figure, date part or name of the claim that the source must
 // contain somewhere.
@@ -85,6 +135,7 @@ type fact struct {
 	number  bool
 	month   bool
 	round   bool // a round figure ("21,000"): the source may give it exactly
+	day     bool // a day of the month, next to a month name
 	pos     int  // token index in the claim
 }
 
@@ -108,6 +159,12 @@ type pageFacts struct {
 	lows    map[string]bool // every lower-case word
 	numbers []float64
 	months  map[int]bool
+	// relYears are the years "last year", "this year" and "next year"
+	// stand for, read against the page's own years.
+	relYears map[int]bool
+	// dayOrdinals are ordinal days next to a month ("12th November"), by
+	// their plain key ("#12").
+	dayOrdinals map[string]bool
 }
 
 // conversion finds a figure with its unit followed by the same quantity in
@@ -142,7 +199,7 @@ func readClaim(claim string, capSeen map[string]bool) claimFacts {
 	skip, years := claimFigureFixes(claim)
 	seen := map[string]int{}
 	for i, t := range c.toks {
-		if m, ok := monthNames[t.low]; ok && !(t.low == "may" && !t.capped) && !(t.low == "march" && !t.capped) {
+		if m, ok := monthNames[t.low]; ok && isMonth(c.toks, i) {
 			c.figures = append(c.figures, fact{key: "@" + strconv.Itoa(m), display: t.text, month: true, pos: i})
 			continue
 		}
@@ -156,7 +213,7 @@ func readClaim(claim string, capSeen map[string]bool) claimFacts {
 			}
 			continue
 		case tokStop:
-			if hedgeCues[t.low] {
+			if isHedge(c.toks, i) {
 				c.hedged = true
 			}
 			continue
@@ -165,7 +222,7 @@ func readClaim(claim string, capSeen map[string]bool) claimFacts {
 			if plain && skip[v] {
 				continue
 			}
-			f := fact{key: t.key, display: t.text, number: true, value: v, pos: i}
+			f := fact{key: t.key, display: t.text, number: true, value: v, pos: i, day: dayOfMonth(c.toks, i)}
 			if full, ok := years[v]; ok && plain {
 				f.key, f.value = "#"+formatNumber(full), full
 			}
@@ -173,7 +230,7 @@ func readClaim(claim string, capSeen map[string]bool) claimFacts {
 			c.figures = append(c.figures, f)
 			continue
 		}
-		if hedgeCues[t.low] {
+		if isHedge(c.toks, i) {
 			c.hedged = true
 		}
 		ct := claimTerm{key: t.key, display: t.text, opp: t.opp}
@@ -213,12 +270,12 @@ func nextTerm(toks []token, i int) string {
 }
 
 func readPage(source string) (*pageFacts, map[string]bool) {
-	p := &pageFacts{src: source, units: splitUnits(source), keys: map[string]bool{}, lows: map[string]bool{}, months: map[int]bool{}}
+	p := &pageFacts{src: source, units: splitUnits(source), keys: map[string]bool{}, lows: map[string]bool{}, months: map[int]bool{}, relYears: map[int]bool{}, dayOrdinals: map[string]bool{}}
 	capSeen := map[string]bool{}
 	p.toks = make([][]token, len(p.units))
 	for i, u := range p.units {
 		p.toks[i] = tokenize(source[u.start:u.end])
-		for _, t := range p.toks[i] {
+		for j, t := range p.toks[i] {
 			if t.capped && !t.first {
 				capSeen[t.low] = true
 			}
@@ -231,19 +288,84 @@ func readPage(source string) (*pageFacts, map[string]bool) {
 					p.numbers = append(p.numbers, v)
 				}
 			}
-			if m, ok := monthNames[t.low]; ok {
+			if k, ok := strings.CutSuffix(t.key, "th"); ok && t.kind == tokNumber && dayOfMonth(p.toks[i], j) {
+				p.dayOrdinals[k] = true
+			}
+			if m, ok := monthNames[t.low]; ok && isMonth(p.toks[i], j) {
 				p.months[m] = true
 			}
 		}
 	}
 	for _, m := range isoDate.FindAllStringSubmatch(source, -1) {
-		mo, _ := strconv.Atoi(m[2])
-		d, _ := strconv.Atoi(m[3])
-		p.months[mo] = true
-		p.keys["#"+strconv.Itoa(d)] = true
-		p.keys["#"+m[1]] = true
+		if m[2] != m[4] {
+			continue // "2017-07.04" is not a date
+		}
+		p.addDate(m[1], m[3], m[5])
 	}
+	for _, m := range dayFirstDate.FindAllStringSubmatch(source, -1) {
+		p.addDate(m[3], m[2], m[1])
+	}
+	p.relativeYears()
 	return p, capSeen
+}
+
+// datelineReach is how many units from the top of a page its dateline may
+// stand in.
+const datelineReach = 6
+
+// datelineYears are the years in the page's first units, where a page
+// says when it was written.
+func (p *pageFacts) datelineYears() []int {
+	var ys []int
+	for _, toks := range p.toks[:min(len(p.toks), datelineReach)] {
+		for _, t := range toks {
+			if v, ok := plainNumber(t.key); ok && t.kind == tokNumber && yearLike(v) {
+				ys = append(ys, int(v))
+			}
+		}
+	}
+	return ys
+}
+
+// addDate records a numeric date's year, month and day as the page's.
+func (p *pageFacts) addDate(year, month, day string) {
+	mo, _ := strconv.Atoi(month)
+	d, _ := strconv.Atoi(day)
+	y, _ := strconv.Atoi(year)
+	p.months[mo] = true
+	p.keys["#"+strconv.Itoa(d)] = true
+	p.keys["#"+strconv.Itoa(y)] = true
+	p.numbers = append(p.numbers, float64(y), float64(d))
+}
+
+// relativeYears reads "last year", "this year" and "next year" against the
+// years the page gives (its dateline among them): a claim that says 2017
+// where a page dated 2018 says "last year" states what the page says.
+func (p *pageFacts) relativeYears() {
+	shift := map[string]int{}
+	for _, toks := range p.toks {
+		for i := 0; i+1 < len(toks); i++ {
+			if toks[i+1].low != "year" {
+				continue
+			}
+			switch toks[i].low {
+			case "last", "previous":
+				shift["last"] = -1
+			case "this", "current":
+				shift["this"] = 0
+			case "next", "coming":
+				shift["next"] = 1
+			}
+		}
+	}
+	if len(shift) == 0 {
+		return
+	}
+	for _, y := range p.datelineYears() {
+		for _, d := range shift {
+			p.relYears[y+d] = true
+		}
+	}
 }
 
 // hasFigure reports whether the page gives the figure: exactly, or — for a
@@ -254,6 +376,17 @@ func (p *pageFacts) hasFigure(f fact) bool {
 		return p.months[m]
 	}
 	if p.keys[f.key] {
+		return true
+	}
+	// "12th November" and "12 November" give the same day (a "19th" on
+	// its own is more often a century or a place).
+	if k, ok := strings.CutSuffix(f.key, "th"); ok && f.day && p.keys[k] {
+		return true
+	}
+	if f.day && p.dayOrdinals[f.key] {
+		return true
+	}
+	if yearLike(f.value) && p.relYears[int(f.value)] {
 		return true
 	}
 	if f.round {

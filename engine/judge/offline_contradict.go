@@ -75,7 +75,7 @@ func (p *pageFacts) contradiction(c *claimFacts, center, lo, hi int, source stri
 	// A hedge the claim drops.
 	if !c.hedged {
 		for i, t := range toks {
-			if !hedgeCues[t.low] {
+			if !isHedge(toks, i) {
 				continue
 			}
 			k := nextTerm(toks, i)

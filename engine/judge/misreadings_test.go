@@ -1,0 +1,53 @@
+package judge
+
+import "testing"
+
+// TestOfflineMisreadings covers the misreadings of issue 23 in general
+// form, with sentences written for the test. Each row names the verdict
+// the judge must not give; "want" is the verdict it gives instead.
+func TestOfflineMisreadings(t *testing.T) {
+	cases := []struct {
+		name, claim, source, want string
+	}{
+		{"unit glued to a figure", "The prototype weighs 2.3 kg.",
+			"The engineers said the prototype weighs 2.3kg and runs for an hour.", VerdictSupported},
+		{"glued unit, other figure", "The prototype weighs 4.1 kg.",
+			"The engineers said the prototype weighs 2.3kg and runs for an hour.", VerdictUnsupported},
+		{"dotted date", "The treaty was signed on 11 June 2003 in Oslo.",
+			"Oslo, 2003.06.11. The treaty was signed today in Oslo by both ministers.", VerdictSupported},
+		{"day-first dotted date", "The treaty was signed on 11 June 2003 in Oslo.",
+			"Oslo, 11.06.2003. The treaty was signed today in Oslo by both ministers.", VerdictSupported},
+		{"ordinal day", "The bridge opened to traffic on 12 November 1998.",
+			"Opening day. The bridge opened to traffic on the 12th November 1998 after four years of work.", VerdictSupported},
+		{"ordinal day in the claim", "The bridge opened to traffic on 12th November 1998.",
+			"Opening day. The bridge opened to traffic on 12 November 1998 after four years of work.", VerdictSupported},
+		{"May the month is no hedge", "The council approved the budget in May 2019.",
+			"Council minutes, 2019. In May the council approved the budget after a long debate.", VerdictSupported},
+		{"last year against the dateline", "The museum welcomed two million visitors in 2017.",
+			"Published 3 March 2018. The museum welcomed two million visitors last year, its director said.", VerdictSupported},
+		{"name with a bang", "Panic! at the Disco headlined the festival in 2016.",
+			"The 2016 festival was headlined by Panic! At the Disco, who played for two hours.", VerdictSupported},
+	}
+	for _, c := range cases {
+		o := judgeOffline(c.claim, c.source)
+		if o.verdict != c.want {
+			t.Errorf("%s: verdict %s, want %s (%s)", c.name, o.verdict, c.want, o.rationale)
+		}
+	}
+}
+
+func TestJoinNameBangs(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want int
+	}{
+		{"The band Panic! At the Disco played. Then it rained.", 2},
+		{"Shares of Yahoo! Inc rose. Then they fell.", 2},
+		{"We won! The crowd cheered.", 2},
+		{"Great! Everyone agreed.", 2},
+	} {
+		if got := len(splitUnits(c.text)); got != c.want {
+			t.Errorf("%q: %d units, want %d", c.text, got, c.want)
+		}
+	}
+}
