@@ -51,3 +51,22 @@ func TestJoinNameBangs(t *testing.T) {
 		}
 	}
 }
+
+// TestOfflineNegationScope: a negation is read by polarity in the one
+// sentence that states the claim.
+func TestOfflineNegationScope(t *testing.T) {
+	cases := []struct {
+		name, claim, source string
+	}{
+		{"paraphrased denial", "The auction of the castle attracted no bids.",
+			"Heritage sale. The auction of the castle failed to attract a single bid, the agents said."},
+		{"denial in the next sentence", "The council approved the stadium budget for the harbour district.",
+			"The council approved the stadium budget for the harbour on Monday. " +
+				"It did not approve the harbour budget for roads. Work starts in the district soon."},
+	}
+	for _, c := range cases {
+		if o := judgeOffline(c.claim, c.source); o.verdict == VerdictUnsupported {
+			t.Errorf("%s: %s", c.name, o.rationale)
+		}
+	}
+}
