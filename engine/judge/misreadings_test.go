@@ -70,3 +70,23 @@ func TestOfflineNegationScope(t *testing.T) {
 		}
 	}
 }
+
+// TestOfflineNamesNotNames: acronyms spelled out on the other side and
+// degree names are not names the page lacks.
+func TestOfflineNamesNotNames(t *testing.T) {
+	cases := []struct {
+		name, claim, source string
+	}{
+		{"acronym spelled out on the page", "The WHO declared the outbreak over in June 2016.",
+			"Geneva, 2016. The World Health Organization declared the outbreak over in June 2016, ending a long emergency."},
+		{"name abbreviated on the page", "The World Health Organization declared the outbreak over in June 2016.",
+			"Geneva, 2016. The WHO declared the outbreak over in June 2016, ending a long emergency."},
+		{"degree for a doctorate", "Okafor earned a PhD in chemistry from Leeds in 1994.",
+			"Profile. Okafor earned a doctorate in chemistry from Leeds in 1994 and joined the faculty."},
+	}
+	for _, c := range cases {
+		if o := judgeOffline(c.claim, c.source); o.verdict != VerdictSupported {
+			t.Errorf("%s: %s %s", c.name, o.verdict, o.rationale)
+		}
+	}
+}

@@ -165,6 +165,8 @@ type pageFacts struct {
 	// dayOrdinals are ordinal days next to a month ("12th November"), by
 	// their plain key ("#12").
 	dayOrdinals map[string]bool
+	// acronyms the page writes ("who" for "WHO").
+	acronyms map[string]bool
 }
 
 // conversion finds a figure with its unit followed by the same quantity in
@@ -235,6 +237,8 @@ func readClaim(claim string, capSeen map[string]bool) claimFacts {
 		}
 		ct := claimTerm{key: t.key, display: t.text, opp: t.opp}
 		switch {
+		case degreeWords[t.low] != "":
+			ct.weight = weightWord // a degree someone holds, not a name
 		case t.strong || (t.capped && !t.first) || (t.capped && t.first && capSeen[t.low]):
 			ct.entity, ct.weight = true, weightEntity
 			c.names = append(c.names, fact{key: t.low, display: t.text, pos: i})
@@ -270,7 +274,8 @@ func nextTerm(toks []token, i int) string {
 }
 
 func readPage(source string) (*pageFacts, map[string]bool) {
-	p := &pageFacts{src: source, units: splitUnits(source), keys: map[string]bool{}, lows: map[string]bool{}, months: map[int]bool{}, relYears: map[int]bool{}, dayOrdinals: map[string]bool{}}
+	p := &pageFacts{src: source, units: splitUnits(source), keys: map[string]bool{}, lows: map[string]bool{}, months: map[int]bool{}, relYears: map[int]bool{}, dayOrdinals: map[string]bool{},
+		acronyms: map[string]bool{}}
 	capSeen := map[string]bool{}
 	p.toks = make([][]token, len(p.units))
 	for i, u := range p.units {
@@ -278,6 +283,9 @@ func readPage(source string) (*pageFacts, map[string]bool) {
 		for j, t := range p.toks[i] {
 			if t.capped && !t.first {
 				capSeen[t.low] = true
+			}
+			if isAcronym(t) {
+				p.acronyms[t.low] = true
 			}
 			p.lows[t.low] = true
 			if t.key != "" {
@@ -456,6 +464,7 @@ func judgeOffline(claim, source string) offlineOutcome {
 			o.missingFigures = append(o.missingFigures, f.display)
 		}
 	}
+	page.alignAcronyms(&c)
 	seenName := map[string]bool{}
 	for _, f := range c.names {
 		if !seenName[f.key] && !page.hasName(f) {

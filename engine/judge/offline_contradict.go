@@ -245,7 +245,7 @@ func (p *pageFacts) swappedName(c *claimFacts, center int) string {
 		claimNames[f.key] = true
 	}
 	for _, t := range p.toks[center] {
-		if (t.strong || (t.capped && !t.first)) && t.kind == tokWord && !claimNames[t.low] && !lightWords[t.low] {
+		if (t.strong || (t.capped && !t.first)) && t.kind == tokWord && !claimNames[t.low] && !lightWords[t.low] && degreeWords[t.low] == "" {
 			return fmt.Sprintf("the source names %q where the claim names %q", t.text, missing.display)
 		}
 	}

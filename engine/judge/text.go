@@ -155,6 +155,10 @@ func makeToken(w string, first bool) token {
 		t.kind, t.key = tokNumber, "#"+formatNumber(numberWords[low])
 		return t
 	}
+	if k := degreeWords[low]; k != "" {
+		t.kind, t.key = tokWord, k // "PhD" is a degree, whatever its shape
+		return t
+	}
 	upper, lower, digits := 0, 0, 0
 	for _, c := range w {
 		switch {
