@@ -90,3 +90,20 @@ func TestOfflineNamesNotNames(t *testing.T) {
 		}
 	}
 }
+
+// TestOfflineFigureElsewhere: a figure the page gives for another
+// quantity, far from the claim's words, does not confirm the claim.
+func TestOfflineFigureElsewhere(t *testing.T) {
+	claim := "The new hospital wing has 450 beds for patients."
+	source := "The new hospital wing opened on Monday with beds for patients from the whole region. " +
+		"The wing was designed by a local firm. Construction took three years. " +
+		"The city council met twice about the budget. Parking was expanded as well. " +
+		"Last winter, 450 volunteers helped at the flu clinic downtown."
+	if o := judgeOffline(claim, source); o.verdict == VerdictSupported {
+		t.Errorf("figure for another quantity confirmed the claim: %s", o.rationale)
+	}
+	near := "The new hospital wing opened on Monday with 450 beds for patients from the whole region."
+	if o := judgeOffline(claim, near); o.verdict != VerdictSupported {
+		t.Errorf("figure next to its quantity: %s %s", o.verdict, o.rationale)
+	}
+}

@@ -411,6 +411,52 @@ func (p *pageFacts) hasFigure(f fact) bool {
 	return false
 }
 
+// farFigures returns the claim's figures (not years, months or days) that
+// the page gives, but neither in the passage lo..hi nor in any sentence
+// next to the word the figure qualifies: a page may give the figure for
+// another quantity.
+func (p *pageFacts) farFigures(c *claimFacts, lo, hi int) []string {
+	var out []string
+	for _, f := range c.figures {
+		if !f.number || f.day || yearLike(f.value) || !p.hasFigure(f) {
+			continue
+		}
+		if p.figureIn(f, lo, hi) {
+			continue
+		}
+		anchor := figureAnchor(c.toks, f.pos)
+		near := false
+		for _, toks := range p.toks {
+			for j, t := range toks {
+				if t.kind == tokNumber && t.key == f.key && (anchor == "" || nearAny(toks, j, map[string]bool{anchor: true})) {
+					near = true
+				}
+			}
+		}
+		if !near {
+			out = append(out, f.display)
+		}
+	}
+	return out
+}
+
+// figureIn reports whether units lo..hi give the figure.
+func (p *pageFacts) figureIn(f fact, lo, hi int) bool {
+	for u := lo; u <= hi; u++ {
+		for _, t := range p.toks[u] {
+			if t.kind == tokNumber && (t.key == f.key || t.key == f.key+"th" || "#"+strings.TrimSuffix(t.key[1:], "th") == f.key) {
+				return true
+			}
+			if f.round && t.kind == tokNumber {
+				if v, ok := plainNumber(t.key); ok && v != 0 && math.Abs(v-f.value)/math.Max(v, f.value) <= 0.05 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // hasName reports whether the page mentions a name: as a word, or as the
 // start of a longer word ("Australia" in "Australian") and the other way
 // round for names of five letters or more.
@@ -441,6 +487,7 @@ type offlineOutcome struct {
 	score, cover, pageCover float64
 	missingFigures          []string
 	missingNames            []string
+	farFigures              []string // on the page, but not where the claim's words are
 	contradiction           string
 	quote                   string
 	unrelated               bool // the page barely mentions the claim's words
@@ -486,11 +533,13 @@ func judgeOffline(claim, source string) offlineOutcome {
 	}
 	center, lo, hi := page.bestWindow(&c)
 	o.cover = page.windowCover(&c, lo, hi)
+	o.farFigures = page.farFigures(&c, lo, hi)
 	if center >= 0 {
 		o.quote = quoteFor(source[page.units[center].start:page.units[center].end], &c)
 		o.contradiction = page.contradiction(&c, center, lo, hi, source)
 	}
-	o.score = 0.55*o.cover + 0.45*o.pageCover - 0.3*float64(len(o.missingFigures)) - 0.12*float64(len(o.missingNames))
+	o.score = 0.55*o.cover + 0.45*o.pageCover - 0.3*float64(len(o.missingFigures)) - 0.12*float64(len(o.missingNames)) -
+		0.1*float64(len(o.farFigures))
 	if o.contradiction != "" {
 		o.score -= 0.5
 	}
@@ -506,7 +555,7 @@ func judgeOffline(claim, source string) offlineOutcome {
 		// Facts the page does not contain, on a page that is about the
 		// claim (on an unrelated page, missing facts say nothing).
 		o.verdict = VerdictUnsupported
-	case len(o.missingNames) == 0 && o.cover >= commitCover && o.pageCover >= commitPageCover:
+	case len(o.missingNames) == 0 && len(o.farFigures) == 0 && o.cover >= commitCover && o.pageCover >= commitPageCover:
 		o.verdict = VerdictSupported
 	default:
 		o.verdict = VerdictUncertain
@@ -660,6 +709,9 @@ func offlineRationale(o offlineOutcome, c *claimFacts) string {
 		fmt.Fprintf(&b, "Uncertain: the closest passage carries %.0f%% of the claim's words (%.0f%% anywhere on the page)", o.cover*100, o.pageCover*100)
 		if len(o.missingNames) > 0 {
 			fmt.Fprintf(&b, "; the page never names %s", strings.Join(quoteAll(o.missingNames), ", "))
+		}
+		if len(o.farFigures) > 0 {
+			fmt.Fprintf(&b, "; the page gives %s only away from the claim's words", strings.Join(quoteAll(o.farFigures), ", "))
 		}
 		b.WriteString("; not enough to decide either way")
 		if o.quote != "" {
