@@ -107,3 +107,13 @@ func TestOfflineFigureElsewhere(t *testing.T) {
 		t.Errorf("figure next to its quantity: %s %s", o.verdict, o.rationale)
 	}
 }
+
+// TestOfflineAccents: a name written with or without its accents is one
+// name.
+func TestOfflineAccents(t *testing.T) {
+	claim := "Jurgen Klopp signed a new contract with Liverpool in 2019."
+	source := "Club news, 2019. Jürgen Klopp signed a new contract with Liverpool, the club said."
+	if o := judgeOffline(claim, source); o.verdict != VerdictSupported {
+		t.Errorf("%s %s", o.verdict, o.rationale)
+	}
+}

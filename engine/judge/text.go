@@ -130,7 +130,7 @@ func makeToken(w string, first bool) token {
 	t := token{text: w, first: first}
 	r, _ := utf8.DecodeRuneInString(w)
 	t.capped = unicode.IsUpper(r)
-	low := strings.ToLower(strings.ReplaceAll(w, "’", "'"))
+	low := textkit.Fold(strings.ReplaceAll(w, "’", "'")) // "Jürgen" and "Jurgen" are one name
 	if isDigit(w[0]) {
 		if key, ok := numberKey(low); ok {
 			t.low, t.kind, t.key = low, tokNumber, key
