@@ -540,7 +540,7 @@ func judgeOffline(claim, source string) offlineOutcome {
 	o.farFigures = page.farFigures(&c, lo, hi)
 	if center >= 0 {
 		o.quote = quoteFor(source[page.units[center].start:page.units[center].end], &c)
-		o.contradiction = page.contradiction(&c, center, lo, hi, source)
+		o.contradiction = page.contradiction(&c, lo, hi)
 	}
 	o.score = 0.55*o.cover + 0.45*o.pageCover - 0.3*float64(len(o.missingFigures)) - 0.12*float64(len(o.missingNames)) -
 		0.1*float64(len(o.farFigures))

@@ -9,7 +9,7 @@ import (
 
 // contradiction looks in the aligned passage for a clear contradiction of
 // the claim and describes it, or returns "".
-func (p *pageFacts) contradiction(c *claimFacts, center, lo, hi int, source string) string {
+func (p *pageFacts) contradiction(c *claimFacts, lo, hi int) string {
 	// A changed year: the sentence that states the claim's predicate
 	// ("opened to traffic") gives another year than the claim, and not the
 	// claim's.
@@ -19,7 +19,7 @@ func (p *pageFacts) contradiction(c *claimFacts, center, lo, hi int, source stri
 	// Negation and hedges are read in the one sentence of the passage
 	// that carries most of the claim's words: a "not" in the sentence
 	// next to it is about something else.
-	center = p.bestUnit(c, lo, hi)
+	center := p.bestUnit(c, lo, hi)
 	if center < 0 || p.windowCover(c, center, center) < 0.5 {
 		return "" // no sentence is about the claim: nothing to contradict
 	}
