@@ -9,43 +9,26 @@ import (
 
 // contradiction looks in the aligned passage for a clear contradiction of
 // the claim and describes it, or returns "".
-func (p *pageFacts) contradiction(c *claimFacts, center, lo, hi int, source string) string {
+func (p *pageFacts) contradiction(c *claimFacts, lo, hi int) string {
 	// A changed year: the sentence that states the claim's predicate
 	// ("opened to traffic") gives another year than the claim, and not the
 	// claim's.
 	if why := p.changedYear(c); why != "" {
 		return why
 	}
-	if p.windowCover(c, center, center) < 0.5 {
+	// Negation and hedges are read in the one sentence of the passage
+	// that carries most of the claim's words: a "not" in the sentence
+	// next to it is about something else.
+	center := p.bestUnit(c, lo, hi)
+	if center < 0 || p.windowCover(c, center, center) < 0.5 {
 		return "" // no sentence is about the claim: nothing to contradict
 	}
 	toks := p.toks[center]
-	// The same predicate negated on one side only.
-	claimNeg := map[string]bool{}
-	for _, k := range c.negated {
-		claimNeg[k] = true
-	}
-	srcNeg := map[string]bool{}
-	for i, t := range toks {
-		if t.kind == tokNeg && !nonCue(toks, i) {
-			if k := nextTerm(toks, i); k != "" {
-				srcNeg[k] = true
-			}
-		}
-	}
 	// A term counts only where it stands near another of the claim's words:
 	// "allow travel by airplane" says nothing about "not allowed to drink".
 	inUnit := nearClaimWords(toks, c)
-	for _, t := range c.terms {
-		if t.weight < weightWord || !inUnit[t.key] {
-			continue
-		}
-		switch {
-		case claimNeg[t.key] && !srcNeg[t.key]:
-			return fmt.Sprintf("the claim negates %q, the source does not", t.display)
-		case srcNeg[t.key] && !claimNeg[t.key]:
-			return fmt.Sprintf("the source negates %q", t.display)
-		}
+	if why := polarityClash(c, toks, inUnit); why != "" {
+		return why
 	}
 	// The opposite predicate: next to the word the claim's predicate is
 	// about, the sentence states the opposite ("profits fell" for "profits
@@ -75,7 +58,7 @@ func (p *pageFacts) contradiction(c *claimFacts, center, lo, hi int, source stri
 	// A hedge the claim drops.
 	if !c.hedged {
 		for i, t := range toks {
-			if !hedgeCues[t.low] {
+			if !isHedge(toks, i) {
 				continue
 			}
 			k := nextTerm(toks, i)
@@ -262,7 +245,7 @@ func (p *pageFacts) swappedName(c *claimFacts, center int) string {
 		claimNames[f.key] = true
 	}
 	for _, t := range p.toks[center] {
-		if (t.strong || (t.capped && !t.first)) && t.kind == tokWord && !claimNames[t.low] && !lightWords[t.low] {
+		if (t.strong || (t.capped && !t.first)) && t.kind == tokWord && !claimNames[t.low] && !lightWords[t.low] && degreeWords[t.low] == "" {
 			return fmt.Sprintf("the source names %q where the claim names %q", t.text, missing.display)
 		}
 	}
@@ -327,3 +310,99 @@ func figureAnchor(toks []token, pos int) string {
 }
 
 func yearLike(v float64) bool { return v >= 1000 && v <= 2100 && v == math.Trunc(v) }
+
+// bestUnit is the unit in lo..hi that carries most of the claim's words,
+// or -1.
+func (p *pageFacts) bestUnit(c *claimFacts, lo, hi int) int {
+	best, at := -1.0, -1
+	for u := lo; u <= hi; u++ {
+		if w := p.windowCover(c, u, u); w > best {
+			best, at = w, u
+		}
+	}
+	return at
+}
+
+// polarityClash describes the claim's predicate negated on one side only,
+// or returns "". A negation is read by polarity, not by the word it
+// governs: "attracted no bids" and "failed to attract a single bid" both
+// deny, though "no" governs "bids" and "failed" governs "attract". So one
+// side must negate a shared word and the other side deny nothing near it.
+func polarityClash(c *claimFacts, toks []token, inUnit map[string]bool) string {
+	claimNeg := map[string]bool{}
+	for _, k := range c.negated {
+		claimNeg[k] = true
+	}
+	srcNeg := negatedTerms(toks)
+	srcDenies := false
+	for k := range srcNeg {
+		if inUnit[k] || claimWord(c, k) {
+			srcDenies = true
+		}
+	}
+	srcDenies = srcDenies || negativePolarity(toks)
+	claimDenies := len(c.negated) > 0 || negativePolarity(c.toks)
+	for _, t := range c.terms {
+		if t.weight < weightWord || !inUnit[t.key] {
+			continue
+		}
+		switch {
+		case claimNeg[t.key] && !srcNeg[t.key] && !srcDenies:
+			return fmt.Sprintf("the claim negates %q, the source does not", t.display)
+		case srcNeg[t.key] && !claimNeg[t.key] && !claimDenies:
+			return fmt.Sprintf("the source negates %q", t.display)
+		}
+	}
+	return ""
+}
+
+func claimWord(c *claimFacts, key string) bool {
+	for _, t := range c.terms {
+		if t.key == key && t.weight >= weightWord {
+			return true
+		}
+	}
+	return false
+}
+
+// negatedTerms are the keys of the content words a negation cue in toks
+// governs: the first within cueReach tokens after it.
+func negatedTerms(toks []token) map[string]bool {
+	out := map[string]bool{}
+	for i, t := range toks {
+		if t.kind != tokNeg || nonCue(toks, i) {
+			continue
+		}
+		if k := nextTerm(toks, i); k != "" {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// negativePolarity reports a phrase that denies without a negation cue of
+// its own: "a single" and "any" after a negative verb ("failed to attract
+// a single bid"), "zero", "none of".
+func negativePolarity(toks []token) bool {
+	for i, t := range toks {
+		switch t.low {
+		case "zero":
+			return true
+		case "single":
+			if i > 0 && toks[i-1].low == "a" && negatedBefore(toks, i) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// negatedBefore reports a negation cue within cueReach+2 tokens before i.
+func negatedBefore(toks []token, i int) bool {
+	for j := max(0, i-cueReach-2); j < i; j++ {
+		if toks[j].kind == tokNeg && !nonCue(toks, j) {
+			return true
+		}
+	}
+	return false
+}

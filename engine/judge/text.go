@@ -41,7 +41,7 @@ func tokenize(s string) []token {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if !isWordRune(r) {
-			if r == '.' || r == '!' || r == '?' || r == '\n' {
+			if (r == '.' || r == '?' || r == '\n') || (r == '!' && !(i > 0 && len(toks) > 0 && toks[len(toks)-1].capped && !toks[len(toks)-1].first)) {
 				first = true
 			}
 			i += n
@@ -76,7 +76,12 @@ func tokenize(s string) []token {
 			}
 			break
 		}
-		toks = append(toks, makeToken(s[i:j], first))
+		if k := gluedUnit(s[i:j]); k > 0 {
+			// "2.3kg": the figure, then its unit as a word of its own.
+			toks = append(toks, makeToken(s[i:i+k], first), makeToken(s[i+k:j], false))
+		} else {
+			toks = append(toks, makeToken(s[i:j], first))
+		}
 		first = false
 		i = j
 	}
@@ -125,7 +130,7 @@ func makeToken(w string, first bool) token {
 	t := token{text: w, first: first}
 	r, _ := utf8.DecodeRuneInString(w)
 	t.capped = unicode.IsUpper(r)
-	low := strings.ToLower(strings.ReplaceAll(w, "’", "'"))
+	low := textkit.Fold(strings.ReplaceAll(w, "’", "'")) // "Jürgen" and "Jurgen" are one name
 	if isDigit(w[0]) {
 		if key, ok := numberKey(low); ok {
 			t.low, t.kind, t.key = low, tokNumber, key
@@ -148,6 +153,10 @@ func makeToken(w string, first bool) token {
 		return t
 	case numberWords[low] != 0:
 		t.kind, t.key = tokNumber, "#"+formatNumber(numberWords[low])
+		return t
+	}
+	if k := degreeWords[low]; k != "" {
+		t.kind, t.key = tokWord, k // "PhD" is a degree, whatever its shape
 		return t
 	}
 	upper, lower, digits := 0, 0, 0
@@ -232,8 +241,34 @@ func numberKey(low string) (string, bool) {
 	case "bn":
 		return "#" + formatNumber(v*1e9), true
 	}
+	if unitSuffix[low[end:]] {
+		// "2.3kg", "40km": the figure with its unit glued on is the figure.
+		return "#" + formatNumber(v), true
+	}
 	return "", false
 }
+
+// gluedUnit returns where the unit starts in a figure written with its
+// unit glued on ("2.3kg"), or 0.
+func gluedUnit(w string) int {
+	if !isDigit(w[0]) {
+		return 0
+	}
+	end := 0
+	for end < len(w) && (isDigit(w[end]) || w[end] == '.' || w[end] == ',') {
+		end++
+	}
+	if end < len(w) && unitSuffix[strings.ToLower(w[end:])] {
+		return end
+	}
+	return 0
+}
+
+// unitSuffix are units written glued to a figure ("2.3kg", "5ft", "60mph").
+// "m" is left out (metres or millions), and "s" ("1990s").
+var unitSuffix = setOf(`kg g mg µg mcg t lb lbs oz km cm mm nm µm mi ft in yd ml l cl kw mw gw kwh mwh
+	gwh w v kv hz khz mhz ghz gb mb tb kb mph kmh kph km2 m2 ha ac sqft yo yr yrs hr hrs h min mins
+	sec secs ms bp kbp mbp pc`)
 
 func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
@@ -293,7 +328,7 @@ const (
 // into chunks.
 func splitUnits(text string) []span {
 	var units []span
-	for _, sp := range textkit.Sentences(text) {
+	for _, sp := range joinNameBangs(text, textkit.Sentences(text)) {
 		for _, c := range splitClauses(text, span{sp.Start, sp.End}) {
 			units = append(units, chunk(text, c)...)
 		}
@@ -351,4 +386,44 @@ func splitClauses(text string, u span) []span {
 		out = append(out, span{s, u.end})
 	}
 	return out
+}
+
+// joinNameBangs rejoins sentences split at a "!" that is part of a name
+// ("Panic! At the Disco", "Yahoo! Inc", "Jeopardy!"): a "!" glued to a
+// capitalised word that does not start its sentence, followed by a
+// capitalised word. An exclamation in running prose follows a lower-case
+// word ("we won!") and stays a sentence end.
+func joinNameBangs(text string, sents []textkit.Span) []textkit.Span {
+	out := make([]textkit.Span, 0, len(sents))
+	for _, sp := range sents {
+		if n := len(out); n > 0 && nameBang(text[out[n-1].Start:out[n-1].End]) && startsCapital(text[sp.Start:sp.End]) {
+			out[n-1].End = sp.End
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// nameBang reports a sentence that ends in "!" right after a capitalised
+// word that is not its first word.
+func nameBang(s string) bool {
+	s = strings.TrimRight(s, " \t\n\r\"'”’)")
+	if !strings.HasSuffix(s, "!") {
+		return false
+	}
+	s = strings.TrimRight(s, "!")
+	i := strings.LastIndexFunc(s, func(r rune) bool { return !isWordRune(r) })
+	word := s[i+1:]
+	if word == "" || i < 0 {
+		return false // the "!" word is the sentence's first: an exclamation
+	}
+	r, _ := utf8.DecodeRuneInString(word)
+	return unicode.IsUpper(r)
+}
+
+func startsCapital(s string) bool {
+	s = strings.TrimLeft(s, " \t\n\r\"'“‘(")
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r) || unicode.IsDigit(r)
 }

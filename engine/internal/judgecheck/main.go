@@ -6,6 +6,7 @@
 // loop; the README's figures come from the set's own run.sh.
 //
 //	go run ./engine/internal/judgecheck -data ../shared/eval/wice-dev [-v]
+//	go run ./engine/internal/judgecheck -claims set.jsonl [-v]
 package main
 
 import (
@@ -34,8 +35,16 @@ func main() {
 	features := flag.Bool("features", false, "print the offline judge's evidence for every case as JSON lines")
 	budget := flag.Int("budget", 12000, "with -retrieval: the judge's input budget in bytes")
 	outDir := flag.String("out", "", "score a run.sh OUT_DIR (doc-NN.json verify results) instead of judging in-process")
+	claims := flag.String("claims", "", "judge a JSON-lines claim set with the source as plain text (id, claim, text, label, source_label) instead")
 	retrieval := flag.Bool("retrieval", false, "measure retrieval instead: the share of supported cases whose supporting sentences (sample.jsonl) are all in the text the judge reads")
 	flag.Parse()
+	if *claims != "" {
+		if err := judgeClaims(*claims, *verbose); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *outDir != "" {
 		if err := scoreRun(*data, *outDir); err != nil {
 			fmt.Fprintln(os.Stderr, err)
