@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/citegate/citegate/engine/gate"
 )
 
 // phase04GateCDigest is the reference's inputs_digest of the phase04 gate-c
@@ -37,7 +39,7 @@ func TestGateCHandEditedRecords(t *testing.T) {
 		name      string
 		citations string
 		status    string
-		metrics   GateMetrics
+		metrics   gate.Metrics
 		notes     string
 		digest    string // "" skips the check
 		warning   []string
@@ -45,26 +47,26 @@ func TestGateCHandEditedRecords(t *testing.T) {
 		// Trimmed, as the reference trims: the gate and its digest are the
 		// reference's for the clean file.
 		{"status with white space", edit(8, `"status":"paywalled"`, `"status":" paywalled "`),
-			"pass", GateMetrics{0.9, 0.1, 0}, "Gate C pass: 9/10 validated, 1 invalid, 0 uncategorized.", phase04GateCDigest,
+			"pass", gate.Metrics{ValidatedURLRate: 0.9, InvalidURLRate: 0.1, UncategorizedURLRate: 0}, "Gate C pass: 9/10 validated, 1 invalid, 0 uncategorized.", phase04GateCDigest,
 			[]string{`citations.jsonl line 9 (https://source.example.com/u9): status " paywalled " has surrounding white space: read as "paywalled"`}},
 		// Case is not folded: the reference compares exactly.
 		{"status Valid", edit(0, `"status":"valid"`, `"status":"Valid"`),
-			"fail", GateMetrics{0.8, 0.1, 0.1}, "Gate C fail: 8/10 validated, 1 invalid, 1 uncategorized.", "",
+			"fail", gate.Metrics{ValidatedURLRate: 0.8, InvalidURLRate: 0.1, UncategorizedURLRate: 0.1}, "Gate C fail: 8/10 validated, 1 invalid, 1 uncategorized.", "",
 			[]string{`citations.jsonl line 1 (https://source.example.com/u1): status "Valid" is not one of valid, paywalled, blocked, mismatch, invalid (statuses are lower case); counted as uncategorized`}},
 		{"status pending", edit(1, `"status":"valid"`, `"status":"pending"`),
-			"fail", GateMetrics{0.8, 0.1, 0.1}, "Gate C fail: 8/10 validated, 1 invalid, 1 uncategorized.", "",
+			"fail", gate.Metrics{ValidatedURLRate: 0.8, InvalidURLRate: 0.1, UncategorizedURLRate: 0.1}, "Gate C fail: 8/10 validated, 1 invalid, 1 uncategorized.", "",
 			[]string{`line 2 (https://source.example.com/u2): status "pending" is not one of`, "counted as uncategorized"}},
 		{"status a number", edit(2, `"status":"valid"`, `"status":200`),
-			"fail", GateMetrics{0.8, 0.1, 0.1}, "Gate C fail: 8/10 validated, 1 invalid, 1 uncategorized.", "",
+			"fail", gate.Metrics{ValidatedURLRate: 0.8, InvalidURLRate: 0.1, UncategorizedURLRate: 0.1}, "Gate C fail: 8/10 validated, 1 invalid, 1 uncategorized.", "",
 			[]string{`line 3 (https://source.example.com/u3): status "200" is not one of`}},
 		{"no cid", edit(3, cidField.FindString(lines[3]), ""),
-			"pass", GateMetrics{0.9, 0.1, 0}, "Gate C pass: 9/10 validated, 1 invalid, 0 uncategorized.", phase04GateCDigest,
+			"pass", gate.Metrics{ValidatedURLRate: 0.9, InvalidURLRate: 0.1, UncategorizedURLRate: 0}, "Gate C pass: 9/10 validated, 1 invalid, 0 uncategorized.", phase04GateCDigest,
 			[]string{"not a citation.v1 record", "cid"}},
 		{"an extra field", edit(4, `"notes":"fixture"`, `"notes":"fixture","reviewed_by":"me"`),
-			"pass", GateMetrics{0.9, 0.1, 0}, "Gate C pass: 9/10 validated, 1 invalid, 0 uncategorized.", phase04GateCDigest,
+			"pass", gate.Metrics{ValidatedURLRate: 0.9, InvalidURLRate: 0.1, UncategorizedURLRate: 0}, "Gate C pass: 9/10 validated, 1 invalid, 0 uncategorized.", phase04GateCDigest,
 			[]string{`line 5 (https://source.example.com/u5): not a citation.v1 record`, "reviewed_by"}},
 		{"normalized_url with white space", edit(5, `"normalized_url":"https://source.example.com/u6"`, `"normalized_url":" https://source.example.com/u6\t"`),
-			"pass", GateMetrics{0.9, 0.1, 0}, "Gate C pass: 9/10 validated, 1 invalid, 0 uncategorized.", phase04GateCDigest,
+			"pass", gate.Metrics{ValidatedURLRate: 0.9, InvalidURLRate: 0.1, UncategorizedURLRate: 0}, "Gate C pass: 9/10 validated, 1 invalid, 0 uncategorized.", phase04GateCDigest,
 			[]string{`line 6 (https://source.example.com/u6): normalized_url has surrounding white space: trimmed`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,7 +129,7 @@ func TestGateCEveryProblemRecordListed(t *testing.T) {
 		!strings.Contains(res.Warnings[2], "line 9 ") {
 		t.Errorf("warnings = %q", res.Warnings)
 	}
-	if res.Metrics != (GateMetrics{0.8, 0.1, 0.1}) || res.Status != "fail" {
+	if res.Metrics != (gate.Metrics{ValidatedURLRate: 0.8, InvalidURLRate: 0.1, UncategorizedURLRate: 0.1}) || res.Status != "fail" {
 		t.Errorf("metrics %+v status %s", res.Metrics, res.Status)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/citegate/citegate/engine/gate"
+
 	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/jsonx"
 	"github.com/citegate/citegate/engine/schema"
@@ -24,29 +26,22 @@ type GateCArgs struct {
 	Write             bool   `json:"write,omitempty" jsonschema:"true also records the result in the run's gates.json; false (default) only computes and returns it."`
 }
 
-// GateMetrics are Gate C's three rates, rounded like JavaScript toFixed(6).
-type GateMetrics struct {
-	ValidatedURLRate     float64 `json:"validated_url_rate"`
-	InvalidURLRate       float64 `json:"invalid_url_rate"`
-	UncategorizedURLRate float64 `json:"uncategorized_url_rate"`
-}
-
 // GatePatch is the update for one gate.
 type GatePatch struct {
-	Status    string      `json:"status"`
-	CheckedAt string      `json:"checked_at"`
-	Metrics   GateMetrics `json:"metrics"`
-	Artifacts []string    `json:"artifacts"`
-	Warnings  []string    `json:"warnings"`
-	Notes     string      `json:"notes"`
+	Status    string       `json:"status"`
+	CheckedAt string       `json:"checked_at"`
+	Metrics   gate.Metrics `json:"metrics"`
+	Artifacts []string     `json:"artifacts"`
+	Warnings  []string     `json:"warnings"`
+	Notes     string       `json:"notes"`
 }
 
 // GateCResult is the tool's success envelope.
 type GateCResult struct {
-	OK      bool        `json:"ok"`
-	GateID  string      `json:"gate_id"`
-	Status  string      `json:"status"`
-	Metrics GateMetrics `json:"metrics"`
+	OK      bool         `json:"ok"`
+	GateID  string       `json:"gate_id"`
+	Status  string       `json:"status"`
+	Metrics gate.Metrics `json:"metrics"`
 	Update  struct {
 		C GatePatch `json:"C"`
 	} `json:"update"`
@@ -58,7 +53,7 @@ type GateCResult struct {
 	// are also in update.C.warnings, and so in gates.json with --write.
 	Warnings []string `json:"warnings,omitempty"`
 	// counts are what the gate was computed from, for GateCLine.
-	counts GateCounts
+	counts gate.Counts
 }
 
 type statusPair struct {
@@ -104,7 +99,7 @@ func gateC(u []string, records []statusPair, checkedAt string, artifacts []strin
 		}
 		byURL[r.NormalizedURL] = r.Status
 	}
-	c := GateCounts{Total: len(u)}
+	c := gate.Counts{Total: len(u)}
 	for _, n := range u {
 		c.Add(Status(byURL[n]), 1)
 	}
@@ -276,13 +271,13 @@ func checkGateRecord(r looseRecord, path string, seen map[string]bool) error {
 
 func (e *Engine) auditGateC(run *Run, reason string, res *GateCResult) {
 	run.audit(struct {
-		TS           string      `json:"ts"`
-		Kind         string      `json:"kind"`
-		RunID        string      `json:"run_id"`
-		Reason       string      `json:"reason"`
-		Status       string      `json:"status"`
-		Metrics      GateMetrics `json:"metrics"`
-		InputsDigest string      `json:"inputs_digest"`
-		Warnings     []string    `json:"warnings,omitempty"`
+		TS           string       `json:"ts"`
+		Kind         string       `json:"kind"`
+		RunID        string       `json:"run_id"`
+		Reason       string       `json:"reason"`
+		Status       string       `json:"status"`
+		Metrics      gate.Metrics `json:"metrics"`
+		InputsDigest string       `json:"inputs_digest"`
+		Warnings     []string     `json:"warnings,omitempty"`
 	}{res.Update.C.CheckedAt, "gate_c_compute", run.Manifest.RunID, redactReason(reason), res.Status, res.Metrics, res.InputsDigest, res.Warnings})
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/citegate/citegate/engine/gate"
 )
 
 // gateCLines returns the phase04 gate-c citations.jsonl lines.
@@ -29,7 +31,7 @@ func TestGateCFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := GateMetrics{ValidatedURLRate: 0.9, InvalidURLRate: 0.1, UncategorizedURLRate: 0}
+	want := gate.Metrics{ValidatedURLRate: 0.9, InvalidURLRate: 0.1, UncategorizedURLRate: 0}
 	if !res.OK || res.GateID != "C" || res.Status != "pass" || res.Metrics != want {
 		t.Errorf("result = %s", mustJSON(t, res))
 	}
@@ -120,24 +122,24 @@ func TestGateCCases(t *testing.T) {
 		extracted string // "" keeps the fixture
 		citations string
 		status    string
-		metrics   GateMetrics
+		metrics   gate.Metrics
 		warnings  []string
 		notes     string
 	}{
 		{"boundary 8/10 fails", "", join(replace(8, `"status":"paywalled"`, `"status":"invalid"`)),
-			"fail", GateMetrics{0.8, 0.2, 0}, []string{}, "Gate C fail: 8/10 validated, 2 invalid, 0 uncategorized."},
+			"fail", gate.Metrics{ValidatedURLRate: 0.8, InvalidURLRate: 0.2, UncategorizedURLRate: 0}, []string{}, "Gate C fail: 8/10 validated, 2 invalid, 0 uncategorized."},
 		{"missing record is uncategorized", "", join(lines[:9]),
-			"fail", GateMetrics{0.9, 0, 0.1}, []string{}, "Gate C fail: 9/10 validated, 0 invalid, 1 uncategorized."},
+			"fail", gate.Metrics{ValidatedURLRate: 0.9, InvalidURLRate: 0, UncategorizedURLRate: 0.1}, []string{}, "Gate C fail: 9/10 validated, 0 invalid, 1 uncategorized."},
 		{"blocked and mismatch count invalid", "", join(replace(8, `"status":"paywalled"`, `"status":"mismatch"`)),
-			"fail", GateMetrics{0.8, 0.2, 0}, []string{}, "Gate C fail: 8/10 validated, 2 invalid, 0 uncategorized."},
+			"fail", gate.Metrics{ValidatedURLRate: 0.8, InvalidURLRate: 0.2, UncategorizedURLRate: 0}, []string{}, "Gate C fail: 8/10 validated, 2 invalid, 0 uncategorized."},
 		{"records outside U are ignored", "", join(append(slices.Clone(lines),
 			`{"schema_version":"citation.v1","normalized_url":"https://other.example/x","cid":"`+cidOf("https://other.example/x")+`","url":"https://other.example/x","url_original":"https://other.example/x","status":"invalid","checked_at":"2026-02-14T00:00:00.000Z","found_by":[],"notes":"x"}`)),
-			"pass", GateMetrics{0.9, 0.1, 0}, []string{}, "Gate C pass: 9/10 validated, 1 invalid, 0 uncategorized."},
+			"pass", gate.Metrics{ValidatedURLRate: 0.9, InvalidURLRate: 0.1, UncategorizedURLRate: 0}, []string{}, "Gate C pass: 9/10 validated, 1 invalid, 0 uncategorized."},
 		{"zero URLs", "\n", "",
-			"fail", GateMetrics{0, 0, 0}, []string{"NO_URLS_EXTRACTED"}, "Gate C failed: NO_URLS_EXTRACTED"},
+			"fail", gate.Metrics{ValidatedURLRate: 0, InvalidURLRate: 0, UncategorizedURLRate: 0}, []string{"NO_URLS_EXTRACTED"}, "Gate C failed: NO_URLS_EXTRACTED"},
 		{"rounding half up: 1/3", "https://source.example.com/u1\nhttps://source.example.com/u2\nhttps://source.example.com/u10\n",
 			join([]string{lines[0], lines[1], lines[9]}),
-			"fail", GateMetrics{0.666667, 0.333333, 0}, []string{}, "Gate C fail: 2/3 validated, 1 invalid, 0 uncategorized."},
+			"fail", gate.Metrics{ValidatedURLRate: 0.666667, InvalidURLRate: 0.333333, UncategorizedURLRate: 0}, []string{}, "Gate C fail: 2/3 validated, 1 invalid, 0 uncategorized."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := gateCRun(t, tc.citations)
@@ -252,7 +254,7 @@ func TestPhase04OfflinePipeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.GateID != "C" || g.Status != "pass" || g.Metrics != (GateMetrics{1, 0, 0}) ||
+	if g.GateID != "C" || g.Status != "pass" || g.Metrics != (gate.Metrics{ValidatedURLRate: 1, InvalidURLRate: 0, UncategorizedURLRate: 0}) ||
 		g.Update.C.Notes != "Gate C pass: 3/3 validated, 0 invalid, 0 uncategorized." {
 		t.Errorf("gate C = %s", mustJSON(t, g))
 	}

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/citegate/citegate/engine/gate"
 )
 
 // The JUnit report (`run --report-junit FILE`): one test case per citation so
@@ -85,7 +87,7 @@ func (e *Engine) JUnitReport(sum *RunSummary) ([]byte, error) {
 		{"gate_c.validated_url_rate", strconv.FormatFloat(m.ValidatedURLRate, 'f', -1, 64)},
 		{"gate_c.invalid_url_rate", strconv.FormatFloat(m.InvalidURLRate, 'f', -1, 64)},
 		{"gate_c.uncategorized_url_rate", strconv.FormatFloat(m.UncategorizedURLRate, 'f', -1, 64)},
-		{"gate_c.thresholds", fmt.Sprintf("validated >= %v, invalid <= %v, uncategorized <= %v", GateMinValidatedRate, GateMaxInvalidRate, GateMaxUncategorizedRate)},
+		{"gate_c.thresholds", fmt.Sprintf("validated >= %v, invalid <= %v, uncategorized <= %v", gate.MinValidatedRate, gate.MaxInvalidRate, gate.MaxUncategorizedRate)},
 	}
 	if len(sum.GateC.Warnings) > 0 {
 		s.Properties = append(s.Properties, junitProperty{"gate_c.warnings", strings.Join(sum.GateC.Warnings, ",")})

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/citegate/citegate/engine/gate"
+
 	"github.com/citegate/citegate/engine/verify"
 	"golang.org/x/sync/errgroup"
 )
@@ -58,9 +60,9 @@ type RunArtifacts struct {
 
 // GateCSummary is Gate C's outcome in a run summary.
 type GateCSummary struct {
-	Status   string      `json:"status"`
-	Metrics  GateMetrics `json:"metrics"`
-	Warnings []string    `json:"warnings"`
+	Status   string       `json:"status"`
+	Metrics  gate.Metrics `json:"metrics"`
+	Warnings []string     `json:"warnings"`
 	// Notes is the reference's sentence, as gates.json holds it; it counts
 	// blocked and mismatch as "invalid".
 	Notes string `json:"notes"`
@@ -384,7 +386,7 @@ func (e *Engine) summarize(p *pipeline, out *encoded, reason string) *RunSummary
 		Artifacts: art, TotalFound: x.totalFound, UniqueFound: len(x.unique), UniqueNormalized: len(nz.normalized),
 		Counts: countStatuses(v.records), Warnings: p.warnings(),
 		GateC: GateCSummary{Status: g.Status, Metrics: g.Metrics, Warnings: g.Update.C.Warnings, Notes: g.Update.C.Notes,
-			Line: GateCLine(g.Status, g.counts, x.unchecked, g.Update.C.Warnings...), NotChecked: x.unchecked.String()},
+			Line: gate.Line(g.Status, g.counts, x.unchecked.String(), g.Update.C.Warnings...), NotChecked: x.unchecked.String()},
 		InputsDigests: map[string]string{"extract": x.digest, "normalize": nz.digest, "validate": v.digest,
 			"gate_c": g.InputsDigest, "render": p.mdDigest},
 		Verify: p.verified,

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/citegate/citegate/engine/gate"
+
 	"github.com/citegate/citegate/engine/jsonx"
 	"github.com/citegate/citegate/netguard"
 	"github.com/citegate/citegate/parse/icu"
@@ -106,7 +108,7 @@ func renderRecords(runID string, rs []renderRecord, warnings ...string) (func(w 
 		// Hand-edited records with an unknown status (see looseRecord) are
 		// named too, so the total adds up.
 		fmt.Fprintf(b, "Synthesis must not cite: %d (%s)\n\n", c.Invalid+c.Blocked+c.Mismatch+unknown,
-			MustNotCite(c.Invalid, c.Blocked, c.Mismatch, unknown))
+			gate.MustNotCite(c.Invalid, c.Blocked, c.Mismatch, unknown))
 		if len(warnings) > 0 {
 			fmt.Fprintf(b, "Warnings: %d (the run did not check everything it was given)\n", len(warnings))
 			for _, w := range warnings {

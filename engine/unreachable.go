@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"slices"
+
+	"github.com/citegate/citegate/engine/gate"
 )
 
 // Network unreachable. With the network down every direct fetch fails at
@@ -15,10 +17,6 @@ import (
 // NETWORK_UNREACHABLE and notes saying why, however many URLs fixtures or
 // the cache settled. gates.json keeps its format: a fail with a warning
 // code, as an empty run's NO_URLS_EXTRACTED is.
-
-// GateWarningNetworkUnreachable is Gate C's warning code for a run that
-// reached no server.
-const GateWarningNetworkUnreachable = "NETWORK_UNREACHABLE"
 
 // networkAction is blocked-urls.json's recommended action for a URL the
 // network, not the site, failed.
@@ -46,8 +44,8 @@ func markNotChecked(g *GateCResult, n int) {
 	g.Status = "fail"
 	c := &g.Update.C
 	c.Status = "fail"
-	if !slices.Contains(c.Warnings, GateWarningNetworkUnreachable) {
-		c.Warnings = append(slices.Clone(c.Warnings), GateWarningNetworkUnreachable)
+	if !slices.Contains(c.Warnings, gate.WarningNetworkUnreachable) {
+		c.Warnings = append(slices.Clone(c.Warnings), gate.WarningNetworkUnreachable)
 	}
 	c.Notes = fmt.Sprintf("Gate C not checked: network unreachable (%d URL%s could not be fetched). %s", n, plural(n), c.Notes)
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citegate/citegate/engine/gate"
+
 	"github.com/citegate/citegate/engine"
 )
 
@@ -17,7 +19,7 @@ func TestGateLineNotChecked(t *testing.T) {
 	w := "network unreachable: none of the 2 URLs checked online reached a server (every DNS lookup or connection failed)"
 	h.events(0, engine.Event{Kind: engine.EventWarning, Total: 6, Detail: w})
 	sum := sampleSummary("fail")
-	sum.GateC.Warnings = []string{engine.GateWarningNetworkUnreachable}
+	sum.GateC.Warnings = []string{gate.WarningNetworkUnreachable}
 	sum.Warnings = []string{w}
 	h.complete(Outcome{Summary: sum}, oc)
 	v := h.view()

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/citegate/citegate/engine/gate"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/citegate/citegate/engine"
@@ -100,15 +102,15 @@ func (m Model) countsLine() string {
 }
 
 // gateStatus is the engine status a finished row state stands for: Gate C's
-// classes are the engine's to decide (engine.GateClassOf).
+// classes are the engine's to decide (gate.ClassOf).
 var gateStatus = map[rowState]engine.Status{
 	stateValid: engine.StatusValid, statePaywalled: engine.StatusPaywalled, stateBlocked: engine.StatusBlocked,
 	stateMismatch: engine.StatusMismatch, stateInvalid: engine.StatusInvalid, stateUnknown: "",
 }
 
 // gateCounts counts the finished rows by Gate C class; the rest are pending.
-func (m *Model) gateCounts() engine.GateCounts {
-	c := engine.GateCounts{Total: m.gateTotal()}
+func (m *Model) gateCounts() gate.Counts {
+	c := gate.Counts{Total: m.gateTotal()}
 	for s, status := range gateStatus {
 		c.Add(status, m.counts[s])
 	}
@@ -129,7 +131,7 @@ func (m Model) gateLine() string {
 			verdict = st.pass.Render("PASS") + " (final, " + st.fail.Render("partly not checked") + ")"
 		case g.Status == "pass":
 			verdict = st.pass.Render("PASS") + " (final)"
-		case slices.Contains(g.Warnings, engine.GateWarningNetworkUnreachable):
+		case slices.Contains(g.Warnings, gate.WarningNetworkUnreachable):
 			// Nothing live was checked: not a verdict on the citations.
 			verdict = st.fail.Render("NOT CHECKED") + " (final)"
 		default:
@@ -142,11 +144,11 @@ func (m Model) gateLine() string {
 			ur = float64(c.Total-c.Validated-c.Invalid) / float64(c.Total)
 		}
 		switch c.Decide() {
-		case engine.GatePass:
+		case gate.Pass:
 			verdict = st.pass.Render("PASS") + " (decided)"
-		case engine.GateFail:
+		case gate.Fail:
 			verdict = st.fail.Render("FAIL") + " (decided)"
-		case engine.GateUndecided:
+		case gate.Undecided:
 			verdict = st.undecided.Render("undecided") + fmt.Sprintf(" (%d pending)", c.Pending())
 		}
 	}
@@ -154,7 +156,7 @@ func (m Model) gateLine() string {
 	// never the answer.
 	head := st.bold.Render("Gate C") + "  " + verdict
 	full := fmt.Sprintf("%s  validated %.3f ≥%.2f  invalid %.3f ≤%.2f  uncategorized %.3f =%.0f", head,
-		vr, engine.GateMinValidatedRate, ir, engine.GateMaxInvalidRate, ur, engine.GateMaxUncategorizedRate)
+		vr, gate.MinValidatedRate, ir, gate.MaxInvalidRate, ur, gate.MaxUncategorizedRate)
 	if lipgloss.Width(full) <= m.c.width {
 		return full
 	}

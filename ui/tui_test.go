@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citegate/citegate/engine/gate"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/golden"
@@ -277,7 +279,7 @@ func sampleSummary(status string) *engine.RunSummary {
 			BlockedURLs: &blocked,
 		},
 		Counts: engine.Counts{Valid: 2, Paywalled: 1, Blocked: 1, Mismatch: 1, Invalid: 1},
-		GateC: engine.GateCSummary{Status: status, Metrics: engine.GateMetrics{ValidatedURLRate: 0.5, InvalidURLRate: 0.5},
+		GateC: engine.GateCSummary{Status: status, Metrics: gate.Metrics{ValidatedURLRate: 0.5, InvalidURLRate: 0.5},
 			Notes: "Gate C " + status + ": 3/6 validated, 3 invalid, 0 uncategorized.",
 			Line:  "Gate C " + status + ": 3/6 validated; must not cite: 1 invalid, 1 blocked, 1 mismatch; 0 uncategorized."},
 	}

@@ -1,4 +1,4 @@
-package engine
+package gate
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// GateCLine is Gate C's outcome in one sentence for people: the terminal
+// Line is Gate C's outcome in one sentence for people: the terminal
 // UI, stderr, the run summary's gate_c.line and the JUnit report all print
 // it, and nothing else words it. It names each must-not-cite status, since
 // the reference's notes ("…, 12 invalid, …", kept in gates.json for
@@ -16,23 +16,24 @@ import (
 //	Gate C fail: 73/85 validated; must not cite: 7 invalid, 3 blocked, 2 mismatch; 0 uncategorized.
 //
 // A run that could not reach the network was not checked, whatever the
-// counts say (warnings holds GateWarningNetworkUnreachable): the line
+// counts say (warnings holds WarningNetworkUnreachable): the line
 // says so first.
 //
-// What the run was given but did not check (u) follows the counts.
-func GateCLine(status string, c GateCounts, u Unchecked, warnings ...string) string {
+// What the run was given but did not check (notChecked, "" when
+// nothing) follows the counts.
+func Line(status string, c Counts, notChecked string, warnings ...string) string {
 	if c.Total <= 0 {
-		if s := u.String(); s != "" {
-			return "Gate C failed: NO_URLS_EXTRACTED; " + s
+		if notChecked != "" {
+			return "Gate C failed: NO_URLS_EXTRACTED; " + notChecked
 		}
 		return "Gate C failed: NO_URLS_EXTRACTED"
 	}
 	line := fmt.Sprintf("Gate C %s: %d/%d validated; must not cite: %s; %d uncategorized.", status, c.Validated, c.Total,
 		MustNotCite(c.Invalid-c.Blocked-c.Mismatch, c.Blocked, c.Mismatch, 0), c.Uncategorized)
-	if s := u.String(); s != "" {
-		line = strings.TrimSuffix(line, ".") + "; " + s + "."
+	if notChecked != "" {
+		line = strings.TrimSuffix(line, ".") + "; " + notChecked + "."
 	}
-	if slices.Contains(warnings, GateWarningNetworkUnreachable) {
+	if slices.Contains(warnings, WarningNetworkUnreachable) {
 		line = "Gate C not checked: network unreachable; " + strings.TrimPrefix(line, "Gate C ")
 	}
 	return line
@@ -58,3 +59,7 @@ func MustNotCite(invalid, blocked, mismatch, unknown int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// WarningNetworkUnreachable is Gate C's warning code for a run that
+// reached no server: the run was not checked.
+const WarningNetworkUnreachable = "NETWORK_UNREACHABLE"
