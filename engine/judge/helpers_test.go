@@ -2,11 +2,11 @@ package judge
 
 import (
 	"context"
-	"net/url"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
