@@ -222,10 +222,15 @@ func (j *llmJudge) transportError(ctx context.Context, err error) *Error {
 
 // statusError maps a non-2xx answer. Both APIs send
 // {"error":{"type":…,"message":…}} (Anthropic wraps it in
-// {"type":"error",…}); a body that is not JSON is quoted as text.
+// {"type":"error",…}); Ollama and LM Studio {"error":"…"}, vLLM
+// {"object":"error","message":…}; a body that is not JSON is quoted as
+// text.
 func (j *llmJudge) statusError(resp *http.Response, body []byte) *Error {
 	var env struct {
 		Error json.RawMessage `json:"error"`
+		// vLLM: {"object":"error","message":…,"type":…,"code":…}.
+		Object  string `json:"object"`
+		Message string `json:"message"`
 	}
 	var detail struct {
 		Type    string `json:"type"`
@@ -243,6 +248,9 @@ func (j *llmJudge) statusError(resp *http.Response, body []byte) *Error {
 				text = s // Ollama: {"error":"…"}
 			}
 		}
+	}
+	if text == "" && env.Object == "error" {
+		text = env.Message
 	}
 	if text == "" {
 		text = string(body)

@@ -68,7 +68,12 @@ func (j *llmJudge) requestBody(claim, source string) ([]byte, error) {
 		r.Messages = []message{{Role: "user", Content: SystemPrompt + "\n\n" + user}}
 	} else {
 		r.Messages = []message{{Role: "system", Content: SystemPrompt}, {Role: "user", Content: user}}
-		r.ResponseFormat = &responseFormat{Type: "json_object"}
+		if j.provider == ProviderOpenAI {
+			// JSON mode is OpenAI's; LM Studio refuses it with 400
+			// "'response_format.type' must be 'json_schema' or 'text'",
+			// and the prompt asks for the JSON anyway.
+			r.ResponseFormat = &responseFormat{Type: "json_object"}
+		}
 	}
 	return json.Marshal(r)
 }
