@@ -228,7 +228,7 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 			}
 			msg := netguard.RedactText(err.Error())
 			if kind == judge.KindTimeout {
-				msg += fmt.Sprintf(" (the judge timeout is %d ms: raise it with --judge-timeout-ms)", judgeTimeout.Milliseconds())
+				msg += "; raise --judge-timeout-ms"
 			}
 			vc.ResolveError = &ResolveError{kind, msg}
 			return settle(c, vc, passage)
