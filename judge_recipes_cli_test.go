@@ -217,7 +217,7 @@ type verifyOut struct {
 	Passed         *bool `json:"passed"`
 	TotalSupported int   `json:"total_supported"`
 	Citations      []struct {
-		ResolveStatus string `json:"resolve_status"`
+		ResolveStatus string                          `json:"resolve_status"`
 		ResolveError  *struct{ Kind, Message string } `json:"resolve_error"`
 		Citation      struct {
 			OffsetStart int `json:"offset_start"`

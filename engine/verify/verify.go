@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-		"slices"
+	"slices"
 	"strings"
 	"time"
 
