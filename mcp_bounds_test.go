@@ -143,6 +143,7 @@ const articleHTML = `<html><head><title>Tide gauge report</title></head><body><a
 const (
 	fakeAnthropicKey = "sk-ant-test-0000operatorkey0000anthropic"
 	fakeOpenAIKey    = "sk-test-0000operatorkey0000openai"
+	fakeJudgeKey     = "sk-test-0000operatorkey0000judge"
 )
 
 // TestMCPJudgeKeysStayWithTheOperator (row 1): with the server started
@@ -153,6 +154,7 @@ const (
 func TestMCPJudgeKeysStayWithTheOperator(t *testing.T) {
 	t.Setenv("ANTHROPIC_API_KEY", fakeAnthropicKey)
 	t.Setenv("OPENAI_API_KEY", fakeOpenAIKey)
+	t.Setenv("CITEGATE_JUDGE_API_KEY", fakeJudgeKey)
 	source := newLoopbackHost(t, func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, articleHTML)
@@ -188,14 +190,15 @@ func TestMCPJudgeKeysStayWithTheOperator(t *testing.T) {
 		t.Errorf("the unlisted host saw %d request(s), credentials %q", n, evil.credentials())
 	}
 	// The operator's own endpoint is the client's to use, and gets the key
-	// the operator meant for it; Anthropic's key does not go there.
+	// the operator meant for it (CITEGATE_JUDGE_API_KEY); OpenAI's and
+	// Anthropic's keys do not go there.
 	cs = stdioServer(t, append([]string{"--allow-fetch", "--judge-base-url", localURL}, flags...)...)
 	text, ok := callRaw(t, cs, "verify_citations", map[string]any{"output": output, "model": "llama3.1",
 		"provider": "openai-compatible", "base_url": localURL + "/v1/"})
 	if !ok || !strings.Contains(text, `"verdict": "supported"`) || local.requests.Load() != 1 {
 		t.Errorf("listed endpoint: ok=%v, %d request(s)\n%s", ok, local.requests.Load(), text)
 	}
-	if got := local.credentials(); !strings.Contains(got, fakeOpenAIKey) || strings.Contains(got, fakeAnthropicKey) {
+	if got := local.credentials(); !strings.Contains(got, fakeJudgeKey) || strings.Contains(got, fakeOpenAIKey) || strings.Contains(got, fakeAnthropicKey) {
 		t.Errorf("listed endpoint received credentials %q", got)
 	}
 	if text, ok := callRaw(t, cs, "verify_citations", map[string]any{"output": output, "model": "claude-haiku-4-5-20251001",

@@ -231,13 +231,15 @@ func TestVerifyWithFakeAnthropic(t *testing.T) {
 	e := newEngine()
 	e.GuardOptions = append(verifyWeb(t), netguard.AllowPorts(apiPort))
 	e.Net.Getenv = func(k string) string {
-		if k == "ANTHROPIC_API_KEY" {
+		// A loopback base URL is the operator's endpoint: it gets the
+		// judge key, not ANTHROPIC_API_KEY.
+		if k == "CITEGATE_JUDGE_API_KEY" {
 			return "test-anthropic-key"
 		}
 		return ""
 	}
 	out := []byte("Cold-climate heat pumps keep a seasonal coefficient of performance of about 2.5 [1].\n\n## Sources\n\n1. http://research.heat.example/cold-climate-study\n")
-	res, err := e.Verify(context.Background(), out, verify.Args{Model: "claude-haiku-4-5-20251001", BaseURL: api.URL, AllowFetch: true})
+	res, err := e.Verify(context.Background(), out, verify.Args{Model: "claude-haiku-4-5-20251001", Provider: "anthropic", BaseURL: api.URL, AllowFetch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +275,9 @@ func anthropicEngine(opts []netguard.Option) *Engine {
 	e := newEngine()
 	e.GuardOptions = opts
 	e.Net.Getenv = func(k string) string {
-		if k == "ANTHROPIC_API_KEY" {
+		// A loopback base URL is the operator's endpoint: it gets the
+		// judge key, not ANTHROPIC_API_KEY.
+		if k == "CITEGATE_JUDGE_API_KEY" {
 			return "test-anthropic-key"
 		}
 		return ""
@@ -298,7 +302,7 @@ func TestVerifyCostCap(t *testing.T) {
 	} {
 		*calls = 0
 		capv := tc.cap
-		res, err := anthropicEngine(opts).Verify(context.Background(), out, verify.Args{Model: "claude-haiku-4-5-20251001", BaseURL: api.URL,
+		res, err := anthropicEngine(opts).Verify(context.Background(), out, verify.Args{Model: "claude-haiku-4-5-20251001", Provider: "anthropic", BaseURL: api.URL,
 			AllowFetch: true, MaxCostUSDTotal: &capv})
 		if err != nil {
 			t.Fatal(err)
@@ -324,7 +328,7 @@ func TestVerifyCostCap(t *testing.T) {
 func TestVerifyUncertain(t *testing.T) {
 	api, _, opts := fakeJudgeAPI(t, `{"verdict":"uncertain","supported":true,"confidence":0.4,"rationale":"on topic, not stated"}`)
 	out := []byte("Heat pumps keep a coefficient of performance of about 2.5 [1].\n\n## Sources\n\n1. http://research.heat.example/cold-climate-study\n")
-	res, err := anthropicEngine(opts).Verify(context.Background(), out, verify.Args{Model: "claude-haiku-4-5-20251001", BaseURL: api.URL, AllowFetch: true})
+	res, err := anthropicEngine(opts).Verify(context.Background(), out, verify.Args{Model: "claude-haiku-4-5-20251001", Provider: "anthropic", BaseURL: api.URL, AllowFetch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +336,7 @@ func TestVerifyUncertain(t *testing.T) {
 	if j == nil || j.Verdict != "uncertain" || !j.Supported || res.TotalUncertain != 1 || res.TotalSupported != 0 || res.OverallScore != nil || res.Passed != nil || !strings.Contains(res.Reason, "1 uncertain") {
 		t.Fatalf("uncertain: judge %+v, result %+v", j, res)
 	}
-	res, err = anthropicEngine(opts).Verify(context.Background(), out, verify.Args{Model: "claude-haiku-4-5-20251001", BaseURL: api.URL, AllowFetch: true, NoAbstain: true})
+	res, err = anthropicEngine(opts).Verify(context.Background(), out, verify.Args{Model: "claude-haiku-4-5-20251001", Provider: "anthropic", BaseURL: api.URL, AllowFetch: true, NoAbstain: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,8 @@ func TestBatchAnthropicMarksSourceForCaching(t *testing.T) {
 		}
 		writeJSON(w, 200, anthropicAnswer(text, 100, 20))
 	})
-	j := newBatchJudge(t, Config{Model: "claude-haiku-4-5-20251001", BaseURL: f.URL, Getenv: env(EnvAnthropicKey, testAnthropicKey)})
+	base, client := f.official("api.anthropic.com")
+	j := newBatchJudge(t, Config{Model: "claude-haiku-4-5-20251001", BaseURL: base, Client: client, Getenv: env(EnvAnthropicKey, testAnthropicKey)})
 	_, errs := j.JudgeBatch(context.Background(), []string{"A.", "B."}, "Source.")
 	if errs[0] != nil || errs[1] != nil {
 		t.Fatal(errs)

@@ -50,5 +50,10 @@
 //     provider-supplied string is redacted with netguard.RedactText and the
 //     key is scrubbed from it;
 //   - a key is never sent in clear text: a judge refuses a plain-http base
-//     URL unless it is a loopback address.
+//     URL unless it is a loopback address;
+//   - each key goes to one place: ANTHROPIC_API_KEY to api.anthropic.com,
+//     OPENAI_API_KEY to api.openai.com, CITEGATE_JUDGE_API_KEY to any other
+//     base URL (the operator's own server);
+//   - a 429 is retried at most three times, after its Retry-After (up to
+//     30 s) or a backoff, and the wait ends with the caller's context.
 package judge

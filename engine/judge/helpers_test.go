@@ -1,10 +1,12 @@
 package judge
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -138,4 +140,26 @@ func textResponse(status int, body string) *http.Response {
 		Header:     http.Header{"Content-Type": []string{"application/json"}},
 		Body:       io.NopCloser(strings.NewReader(body)),
 	}
+}
+
+// official returns the base URL of a provider's own API host and a client
+// that delivers its requests to f instead: the judge sends the provider's
+// key only to that host, and the test still needs a server it owns.
+func (f *fakeAPI) official(host string) (string, *http.Client) {
+	target, _ := url.Parse(f.URL)
+	inner := f.Client().Transport
+	return "https://" + host, &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		r = r.Clone(r.Context())
+		r.URL.Scheme, r.URL.Host = target.Scheme, target.Host
+		return inner.RoundTrip(r)
+	})}
+}
+
+// noWait makes j's rate-limit waits instant, so tests of 429 answers do
+// not sleep through Retry-After.
+func noWait(j Judge) Judge {
+	if l, ok := j.(*llmJudge); ok {
+		l.sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+	}
+	return j
 }

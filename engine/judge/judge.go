@@ -119,10 +119,20 @@ const (
 	DefaultOpenAIBaseURL    = "https://api.openai.com"
 )
 
-// Environment variables holding the keys.
+// Environment variables holding the keys. Each goes to one place only:
+// EnvAnthropicKey to Anthropic's API host, EnvOpenAIKey to OpenAI's, and
+// EnvJudgeKey to the operator's own endpoint (any other --base-url), so a
+// key meant for one provider never reaches another host.
 const (
 	EnvAnthropicKey = "ANTHROPIC_API_KEY"
 	EnvOpenAIKey    = "OPENAI_API_KEY"
+	EnvJudgeKey     = "CITEGATE_JUDGE_API_KEY"
+)
+
+// The providers' own API hosts: the only hosts their keys are sent to.
+const (
+	anthropicHost = "api.anthropic.com"
+	openAIHost    = "api.openai.com"
 )
 
 // DefaultTimeout bounds one LLM judge call when Config.Timeout is 0.
@@ -134,17 +144,19 @@ type Config struct {
 	// "llama3.1" for a local server) or "lexical".
 	Model string
 	// Provider is "", "anthropic", "openai", "openai-compatible" or
-	// "lexical". When empty it is inferred from Model: "lexical" → lexical,
-	// "claude-*" → anthropic, "gpt-*" and "o<digit>*" → openai; any other
-	// model → openai-compatible when BaseURL is set, else an unknown_model
-	// error.
+	// "lexical". When empty it is inferred (InferProvider): from BaseURL
+	// when one is given (Anthropic's or OpenAI's API host, else
+	// openai-compatible, whatever the model is called), else from Model
+	// ("claude-*" → anthropic, "gpt-*" and "o<digit>*" → openai).
 	Provider string
 	// BaseURL overrides the API's base URL (scheme://host[:port][/prefix]);
 	// required for openai-compatible. A trailing "/v1" is accepted: the
-	// judge then does not add another one. A key never goes over plain
-	// http to a host that is not loopback: New refuses such a base for
-	// anthropic and openai, and an openai-compatible judge then sends no
-	// key.
+	// judge then does not add another one. The key sent is chosen by the
+	// base URL's host (keyVar): OPENAI_API_KEY only to api.openai.com,
+	// ANTHROPIC_API_KEY only to api.anthropic.com, CITEGATE_JUDGE_API_KEY
+	// to any other host. A key never goes over plain http to a host that
+	// is not loopback: New refuses such a base for anthropic and openai,
+	// and an openai-compatible judge then sends no key.
 	BaseURL string
 	// Getenv reads the API keys; nil means os.Getenv.
 	Getenv func(string) string
@@ -166,8 +178,8 @@ const maxTokens = 256
 // New returns the judge for cfg (see Config for provider inference). It
 // fails with KindUnknownModel for an anthropic or openai model without a
 // Prices entry (openai-compatible judges have unknown cost and need none;
-// the lexical judge is free), with KindMissingKey when ANTHROPIC_API_KEY or
-// OPENAI_API_KEY is missing for those providers, and with KindConfig for
+// the lexical judge is free), with KindMissingKey when the key an anthropic
+// or openai judge would send (keyVar) is not set, and with KindConfig for
 // an unknown provider, a bad base URL or a missing Client.
 func New(cfg Config) (Judge, error) {
 	getenv := cfg.Getenv
@@ -187,12 +199,12 @@ func New(cfg Config) (Judge, error) {
 	}
 
 	var price *Price
-	var keyVar, defBase string
+	var defBase string
 	switch provider {
 	case ProviderAnthropic:
-		keyVar, defBase = EnvAnthropicKey, DefaultAnthropicBaseURL
+		defBase = DefaultAnthropicBaseURL
 	case ProviderOpenAI:
-		keyVar, defBase = EnvOpenAIKey, DefaultOpenAIBaseURL
+		defBase = DefaultOpenAIBaseURL
 	case ProviderOpenAICompatible:
 		if strings.TrimSpace(cfg.BaseURL) == "" {
 			return nil, configError(KindConfig, "provider openai-compatible needs a base URL (--base-url), e.g. http://127.0.0.1:8080")
@@ -212,17 +224,15 @@ func New(cfg Config) (Judge, error) {
 		price = &p
 	}
 
-	key := strings.TrimSpace(getenv(EnvOpenAIKey))
-	if provider == ProviderAnthropic {
-		key = strings.TrimSpace(getenv(EnvAnthropicKey))
-	}
-	if key == "" && keyVar != "" {
-		return nil, configError(KindMissingKey, fmt.Sprintf("%s is not set: the %s judge needs an API key (or use the model lexical, which needs none)", keyVar, provider))
-	}
-
 	base := strings.TrimSpace(cfg.BaseURL)
 	if base == "" {
 		base = defBase
+	}
+	keyVar := keyVar(provider, base)
+	key := strings.TrimSpace(getenv(keyVar))
+	if key == "" && provider != ProviderOpenAICompatible {
+		return nil, configError(KindMissingKey, fmt.Sprintf("%s is not set: the %s judge at %s needs an API key (or use the model lexical, which needs none)",
+			keyVar, provider, safeDetail(hostOf(base), "")))
 	}
 	endpoint, cleartext, err := endpointURL(base, provider, key != "")
 	if err != nil {
@@ -250,26 +260,61 @@ func New(cfg Config) (Judge, error) {
 		endpoint: endpoint,
 		client:   &client,
 		timeout:  timeout,
+		sleep:    sleepCtx,
 	})
 }
 
-// InferProvider returns the provider for a model id as New does when
-// Config.Provider is empty.
+// InferProvider returns the provider New uses when Config.Provider is
+// empty. A base URL decides: Anthropic's or OpenAI's API host names that
+// provider, any other host is an operator's openai-compatible server, so
+// "gpt-oss:20b" served by Ollama is not taken for an OpenAI model. Without
+// a base URL the model id's shape is all there is: "claude-*" →
+// anthropic, "gpt-*" and "o<digit>*" → openai.
 func InferProvider(model, baseURL string) (string, error) {
 	m := strings.ToLower(strings.TrimSpace(model))
+	base := strings.TrimSpace(baseURL)
 	switch {
 	case m == ProviderLexical:
 		return ProviderLexical, nil
+	case m == "":
+		return "", configError(KindUnknownModel, "no model given (use e.g. claude-haiku-4-5-20251001, gpt-4o-mini or lexical)")
+	case base != "":
+		switch hostOf(base) {
+		case anthropicHost:
+			return ProviderAnthropic, nil
+		case openAIHost:
+			return ProviderOpenAI, nil
+		}
+		return ProviderOpenAICompatible, nil
 	case strings.HasPrefix(m, "claude-"):
 		return ProviderAnthropic, nil
 	case strings.HasPrefix(m, "gpt-") || isOSeries(m):
 		return ProviderOpenAI, nil
-	case strings.TrimSpace(baseURL) != "" && m != "":
-		return ProviderOpenAICompatible, nil
-	case m == "":
-		return "", configError(KindUnknownModel, "no model given (use e.g. claude-haiku-4-5-20251001, gpt-4o-mini or lexical)")
 	}
 	return "", configError(KindUnknownModel, fmt.Sprintf("Unknown model %q: cannot infer its provider; set the provider (openai-compatible with a base URL for a local server)", safeDetail(model, "")))
+}
+
+// keyVar is the environment variable whose key provider's judge sends to
+// base: a provider's own key only to its own API host, the operator's
+// judge key to every other host.
+func keyVar(provider, base string) string {
+	switch host := hostOf(base); {
+	case provider == ProviderAnthropic && host == anthropicHost:
+		return EnvAnthropicKey
+	case provider != ProviderAnthropic && host == openAIHost:
+		return EnvOpenAIKey
+	}
+	return EnvJudgeKey
+}
+
+// hostOf is base's host name, lower-case, without a trailing dot; "" when
+// base does not parse.
+func hostOf(base string) string {
+	u, err := url.Parse(strings.TrimSpace(base))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
 }
 
 // isOSeries reports whether m is an OpenAI reasoning model id ("o1-mini",

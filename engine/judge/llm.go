@@ -36,6 +36,8 @@ type llmJudge struct {
 	endpoint string
 	client   *http.Client // caller's client, copied, redirects off
 	timeout  time.Duration
+	// sleep waits out a rate limit; tests replace it.
+	sleep func(ctx context.Context, d time.Duration) error
 }
 
 func (j *llmJudge) Name() string {
@@ -64,11 +66,8 @@ func (j *llmJudge) Judge(ctx context.Context, claim, source string) (Verdict, er
 	if err != nil {
 		return Verdict{}, &Error{Kind: KindLLM, Message: "encoding request: " + j.sanitize(err.Error())}
 	}
-	ctx, cancel := context.WithTimeout(ctx, j.timeout)
-	defer cancel()
-
 	start := time.Now()
-	raw, err := j.post(ctx, body)
+	raw, err := j.postRetrying(ctx, body)
 	latency := time.Since(start).Milliseconds()
 	if err != nil {
 		return Verdict{}, err
@@ -113,6 +112,61 @@ func (j *llmJudge) Judge(ctx context.Context, claim, source string) (Verdict, er
 	return v, nil
 }
 
+// Rate limits: a 429 is retried up to maxRetries times, after the
+// server's Retry-After when it sends one, else after an exponential
+// backoff from firstBackoff; a Retry-After longer than maxRetryWait is not
+// waited for (the call fails rate_limited with it).
+const (
+	maxRetries   = 3
+	firstBackoff = time.Second
+	maxRetryWait = 30 * time.Second
+)
+
+// postRetrying is post with rate limits waited out. Each attempt has the
+// judge's timeout; the waits end with ctx.
+func (j *llmJudge) postRetrying(ctx context.Context, body []byte) ([]byte, error) {
+	for attempt := 0; ; attempt++ {
+		raw, err := j.postOnce(ctx, body)
+		var je *Error
+		if err == nil || attempt == maxRetries || !errors.As(err, &je) || je.Kind != KindRateLimited {
+			return raw, err
+		}
+		wait := je.RetryAfter
+		if wait <= 0 {
+			wait = firstBackoff << attempt
+		}
+		if wait > maxRetryWait {
+			return nil, err
+		}
+		sleep := j.sleep
+		if sleep == nil {
+			sleep = sleepCtx
+		}
+		if sleep(ctx, wait) != nil {
+			return nil, j.transportError(ctx, ctx.Err())
+		}
+	}
+}
+
+// postOnce is one attempt, bounded by the judge's timeout.
+func (j *llmJudge) postOnce(ctx context.Context, body []byte) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, j.timeout)
+	defer cancel()
+	return j.post(ctx, body)
+}
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // post sends body and returns the response body of a 2xx answer, or the
 // mapped *Error.
 func (j *llmJudge) post(ctx context.Context, body []byte) ([]byte, error) {
@@ -155,7 +209,7 @@ func (j *llmJudge) transportError(ctx context.Context, err error) *Error {
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
 		return &Error{Kind: KindTimeout, cause: context.DeadlineExceeded,
-			Message: j.provider + ": no answer before the deadline"}
+			Message: fmt.Sprintf("%s: no answer within the judge timeout (%s)", j.provider, j.timeout)}
 	case errors.Is(ctx.Err(), context.Canceled) || errors.Is(err, context.Canceled):
 		return &Error{Kind: KindLLM, cause: context.Canceled, Message: j.provider + ": call canceled"}
 	}
@@ -168,10 +222,15 @@ func (j *llmJudge) transportError(ctx context.Context, err error) *Error {
 
 // statusError maps a non-2xx answer. Both APIs send
 // {"error":{"type":…,"message":…}} (Anthropic wraps it in
-// {"type":"error",…}); a body that is not JSON is quoted as text.
+// {"type":"error",…}); Ollama and LM Studio {"error":"…"}, vLLM
+// {"object":"error","message":…}; a body that is not JSON is quoted as
+// text.
 func (j *llmJudge) statusError(resp *http.Response, body []byte) *Error {
 	var env struct {
 		Error json.RawMessage `json:"error"`
+		// vLLM: {"object":"error","message":…,"type":…,"code":…}.
+		Object  string `json:"object"`
+		Message string `json:"message"`
 	}
 	var detail struct {
 		Type    string `json:"type"`
@@ -189,6 +248,9 @@ func (j *llmJudge) statusError(resp *http.Response, body []byte) *Error {
 				text = s // Ollama: {"error":"…"}
 			}
 		}
+	}
+	if text == "" && env.Object == "error" {
+		text = env.Message
 	}
 	if text == "" {
 		text = string(body)

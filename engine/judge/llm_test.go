@@ -26,20 +26,22 @@ func longSource() string {
 
 func newAnthropic(t *testing.T, f *fakeAPI, model string) Judge {
 	t.Helper()
-	j, err := New(Config{Model: model, BaseURL: f.URL, Getenv: env(EnvAnthropicKey, testAnthropicKey), Client: f.Client()})
+	base, client := f.official(anthropicHost)
+	j, err := New(Config{Model: model, BaseURL: base, Getenv: env(EnvAnthropicKey, testAnthropicKey), Client: client})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return j
+	return noWait(j)
 }
 
 func newOpenAI(t *testing.T, f *fakeAPI, model string) Judge {
 	t.Helper()
-	j, err := New(Config{Model: model, BaseURL: f.URL, Getenv: env(EnvOpenAIKey, testOpenAIKey), Client: f.Client()})
+	base, client := f.official(openAIHost)
+	j, err := New(Config{Model: model, BaseURL: base, Getenv: env(EnvOpenAIKey, testOpenAIKey), Client: client})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return j
+	return noWait(j)
 }
 
 func asError(t *testing.T, err error) *Error {
@@ -162,7 +164,8 @@ func TestAnthropicBaseURLWithV1(t *testing.T) {
 	f := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, req recorded) {
 		writeJSON(w, 200, anthropicAnswer(goodVerdict, 1, 1))
 	})
-	j, err := New(Config{Model: "claude-sonnet-4-6", BaseURL: f.URL + "/v1/", Getenv: env(EnvAnthropicKey, "k"), Client: f.Client()})
+	base, client := f.official(anthropicHost)
+	j, err := New(Config{Model: "claude-sonnet-4-6", BaseURL: base + "/v1/", Getenv: env(EnvAnthropicKey, "k"), Client: client})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +301,7 @@ func TestOpenAICompatible(t *testing.T) {
 		name, key string
 	}{{"no key", ""}, {"with key", testOpenAIKey}} {
 		t.Run(tc.name, func(t *testing.T) {
-			j, err := New(Config{Model: "llama3.1:8b", BaseURL: f.URL + "/v1", Getenv: env(EnvOpenAIKey, tc.key), Client: f.Client()})
+			j, err := New(Config{Model: "llama3.1:8b", BaseURL: f.URL + "/v1", Getenv: env(EnvJudgeKey, tc.key), Client: f.Client()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -485,8 +488,14 @@ func TestAPIErrors(t *testing.T) {
 				if v.CostUSD != nil {
 					t.Errorf("a failed call has cost %v", *v.CostUSD)
 				}
-				if len(f.requests()) != 1 {
-					t.Errorf("%d requests: the judge must not retry on its own", len(f.requests()))
+				// A 429 is retried a bounded number of times (issue 23);
+				// nothing else is.
+				wantReqs := 1
+				if tc.status == http.StatusTooManyRequests {
+					wantReqs = 1 + maxRetries
+				}
+				if n := len(f.requests()); n != wantReqs {
+					t.Errorf("%d requests, want %d", n, wantReqs)
 				}
 			})
 		}

@@ -23,6 +23,13 @@ func TestNewProviderInference(t *testing.T) {
 		{"LEXICAL", "", "", "lexical"},
 		{"", "lexical", "", "lexical"},
 		{"llama3.1", "", "http://127.0.0.1:8080", "openai-compatible/llama3.1"},
+		// The base URL decides, not the model id's shape (issue 23): an
+		// OpenAI-looking name served by Ollama is openai-compatible, and a
+		// provider's own host names that provider.
+		{"gpt-oss:20b", "", "http://127.0.0.1:11434", "openai-compatible/gpt-oss:20b"},
+		{"claude-sonnet-4-6", "", "http://localhost:8080/v1", "openai-compatible/claude-sonnet-4-6"},
+		{"gpt-4o", "", "https://api.openai.com/v1", "openai/gpt-4o"},
+		{"claude-sonnet-4-6", "", "https://API.anthropic.com.", "anthropic/claude-sonnet-4-6"},
 		// An explicit provider wins over inference.
 		{"gpt-4o", "openai-compatible", "http://127.0.0.1:8080", "openai-compatible/gpt-4o"},
 		{"", "openai-compatible", "http://127.0.0.1:8080", "openai-compatible"},
@@ -63,7 +70,11 @@ func TestNewErrors(t *testing.T) {
 		{"ftp base URL", Config{Model: "gpt-4o", BaseURL: "ftp://example.com", Getenv: keys, Client: client}, KindConfig, "not http(s)"},
 		{"userinfo in base URL", Config{Model: "gpt-4o", BaseURL: "https://user:hunter2@example.com", Getenv: keys, Client: client}, KindConfig, "userinfo"},
 		{"query in base URL", Config{Model: "gpt-4o", BaseURL: "https://example.com/?key=x", Getenv: keys, Client: client}, KindConfig, "query"},
-		{"key over plain http", Config{Model: "claude-haiku-4-5", BaseURL: "http://proxy.example.com", Getenv: keys, Client: client}, KindConfig, "plain http"},
+		{"key over plain http", Config{Model: "claude-haiku-4-5", Provider: "anthropic", BaseURL: "http://proxy.example.com", Getenv: env(EnvJudgeKey, "j"), Client: client}, KindConfig, "plain http"},
+		// A provider's own key goes to its own host only: elsewhere the
+		// judge needs the operator's key.
+		{"openai key not sent to a proxy", Config{Model: "gpt-4o", Provider: "openai", BaseURL: "https://proxy.example.com", Getenv: keys, Client: client}, KindMissingKey, "CITEGATE_JUDGE_API_KEY is not set"},
+		{"anthropic key not sent to a proxy", Config{Model: "claude-sonnet-4-6", Provider: "anthropic", BaseURL: "https://proxy.example.com", Getenv: keys, Client: client}, KindMissingKey, "CITEGATE_JUDGE_API_KEY is not set"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			j, err := New(tc.cfg)
@@ -93,7 +104,7 @@ func TestNewNeedsNoKeyOrClient(t *testing.T) {
 	}
 	// Loopback http is fine for the paid providers (tests, local proxies).
 	for _, base := range []string{"http://127.0.0.1:9", "http://[::1]:9", "http://localhost:9"} {
-		if _, err := New(Config{Model: "gpt-4o", BaseURL: base, Getenv: env(EnvOpenAIKey, "k"), Client: &http.Client{}}); err != nil {
+		if _, err := New(Config{Model: "gpt-4o", Provider: "openai", BaseURL: base, Getenv: env(EnvJudgeKey, "k"), Client: &http.Client{}}); err != nil {
 			t.Errorf("%s: %v", base, err)
 		}
 	}

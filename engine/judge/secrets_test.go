@@ -35,31 +35,33 @@ func keysNeverLeak(t *testing.T, anthropicKey, openAIKey string) {
 	setups := []setup{
 		{"anthropic", anthropicKey,
 			func(t *testing.T, f *fakeAPI) Judge {
-				j, err := New(Config{Model: "claude-sonnet-4-6", BaseURL: f.URL, Getenv: env(EnvAnthropicKey, anthropicKey), Client: f.Client()})
+				base, client := f.official(anthropicHost)
+				j, err := New(Config{Model: "claude-sonnet-4-6", BaseURL: base, Getenv: env(EnvAnthropicKey, anthropicKey), Client: client})
 				if err != nil {
 					t.Fatal(err)
 				}
-				return j
+				return noWait(j)
 			},
 			func(text string) map[string]any { return anthropicAnswer(text, 10, 10) },
 			func(msg string) map[string]any { return anthropicError("authentication_error", msg) }},
 		{"openai", openAIKey,
 			func(t *testing.T, f *fakeAPI) Judge {
-				j, err := New(Config{Model: "gpt-4o", BaseURL: f.URL, Getenv: env(EnvOpenAIKey, openAIKey), Client: f.Client()})
+				base, client := f.official(openAIHost)
+				j, err := New(Config{Model: "gpt-4o", BaseURL: base, Getenv: env(EnvOpenAIKey, openAIKey), Client: client})
 				if err != nil {
 					t.Fatal(err)
 				}
-				return j
+				return noWait(j)
 			},
 			func(text string) map[string]any { return openAIAnswer(text, 10, 10) },
 			func(msg string) map[string]any { return openAIError("invalid_request_error", "invalid_api_key", msg) }},
 		{"openai-compatible", openAIKey,
 			func(t *testing.T, f *fakeAPI) Judge {
-				j, err := New(Config{Model: "local", BaseURL: f.URL, Getenv: env(EnvOpenAIKey, openAIKey), Client: f.Client()})
+				j, err := New(Config{Model: "local", BaseURL: f.URL, Getenv: env(EnvJudgeKey, openAIKey), Client: f.Client()})
 				if err != nil {
 					t.Fatal(err)
 				}
-				return j
+				return noWait(j)
 			},
 			func(text string) map[string]any { return openAIAnswer(text, 10, 10) },
 			func(msg string) map[string]any { return openAIError("invalid_request_error", "invalid_api_key", msg) }},

@@ -70,7 +70,12 @@ func (j *llmJudge) openAIBody(system, user string, maxTok int) ([]byte, error) {
 		r.Messages = []message{{Role: "user", Content: system + "\n\n" + user}}
 	} else {
 		r.Messages = []message{{Role: "system", Content: system}, {Role: "user", Content: user}}
-		r.ResponseFormat = &responseFormat{Type: "json_object"}
+		if j.provider == ProviderOpenAI {
+			// JSON mode is OpenAI's; LM Studio refuses it with 400
+			// "'response_format.type' must be 'json_schema' or 'text'",
+			// and the prompt asks for the JSON anyway.
+			r.ResponseFormat = &responseFormat{Type: "json_object"}
+		}
 	}
 	return json.Marshal(r)
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -23,6 +22,12 @@ const (
 	DefaultMaxCostUSDTotal    = 1.00
 	DefaultPerSourceTimeoutMS = 10000
 	DefaultPerSourceMaxBytes  = 5 << 20
+	// DefaultJudgeTimeoutMS bounds one judge call (each attempt of it).
+	DefaultJudgeTimeoutMS = int(judge.DefaultTimeout / time.Millisecond)
+	// DefaultJudgeConcurrency is how many judge calls run at once.
+	DefaultJudgeConcurrency = 4
+	// HardMaxJudgeConcurrency caps --judge-concurrency.
+	HardMaxJudgeConcurrency = 32
 	// MaxOutputBytes bounds the agent output verify reads.
 	MaxOutputBytes = 16 << 20
 	maxRedirects   = 3
@@ -43,6 +48,12 @@ type Args struct {
 	PerSourceTimeoutMS int      `json:"per_source_timeout_ms,omitempty"`
 	PerSourceMaxBytes  int      `json:"per_source_max_bytes,omitempty"`
 	TraceID            string   `json:"trace_id,omitempty"`
+	// JudgeTimeoutMS bounds one judge call (0: DefaultJudgeTimeoutMS);
+	// sources are fetched under PerSourceTimeoutMS, judges under this.
+	JudgeTimeoutMS int `json:"judge_timeout_ms,omitempty"`
+	// JudgeConcurrency is how many judge calls may run at once (0:
+	// DefaultJudgeConcurrency, at most HardMaxJudgeConcurrency).
+	JudgeConcurrency int `json:"judge_concurrency,omitempty"`
 	// FetchOff is what to tell the caller when AllowFetch is false: how
 	// fetching is turned on where the call came from ("" is "pass
 	// --allow-fetch", the command line's flag).
@@ -187,8 +198,9 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 	}
 	guard := netguard.New(append(opts, netguard.WithLimits(netguard.Limits{HopTimeout: timeout,
 		MaxRedirects: maxRedirects, MaxBodyBytes: int64(orInt(a.PerSourceMaxBytes, DefaultPerSourceMaxBytes))}))...)
+	judgeTimeout := time.Duration(orInt(a.JudgeTimeoutMS, DefaultJudgeTimeoutMS)) * time.Millisecond
 	j, err := judge.New(judge.Config{Model: a.Model, Provider: a.Provider, BaseURL: a.BaseURL, Getenv: env.Getenv,
-		Client: &http.Client{Transport: guard.Transport()}})
+		Client: judgeClient(env, a.BaseURL, judgeTimeout), Timeout: judgeTimeout})
 	if err != nil {
 		var je *judge.Error
 		if errors.As(err, &je) {
@@ -200,8 +212,9 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 	cites := parse.Cite(output)
 	res := &Result{ID: newUUID(), TotalCitationsFound: len(cites), Citations: []Citation{}}
 	sources := map[string]*fetchedSource{}
-	var totalCost float64
 	todo := cites[:min(len(cites), maxCit)]
+	q := newJudgeQueue(ctx, j, min(orInt(a.JudgeConcurrency, DefaultJudgeConcurrency), HardMaxJudgeConcurrency))
+	defer q.stop()
 	// settle lists vc and reports it before the next citation starts.
 	settle := func(c parse.Citation, vc Citation, passage string) error {
 		res.Citations = append(res.Citations, vc)
@@ -210,6 +223,40 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 		}
 		return settled(ctx, len(res.Citations)-1, len(todo), c, vc, passage)
 	}
+	// finish turns a judge call's answer into c's entry, in citation
+	// order, whatever order the calls end in.
+	q.finish = func(c parse.Citation, vc Citation, passage string, v judge.Verdict, err error) error {
+		if err != nil {
+			kind := judge.KindLLM
+			var je *judge.Error
+			if errors.As(err, &je) {
+				kind = je.Kind
+			}
+			msg := netguard.RedactText(err.Error())
+			if kind == judge.KindTimeout {
+				msg += "; raise --judge-timeout-ms"
+			}
+			vc.ResolveError = &ResolveError{kind, msg}
+			return settle(c, vc, passage)
+		}
+		outcome := v.Outcome
+		if outcome == "" || (a.NoAbstain && outcome == judge.VerdictUncertain) {
+			outcome = judge.VerdictUnsupported
+			if v.Supported {
+				outcome = judge.VerdictSupported
+			}
+		}
+		switch outcome {
+		case judge.VerdictSupported:
+			res.TotalSupported++
+		case judge.VerdictUncertain:
+			res.TotalUncertain++
+		}
+		vc.Judge = &JudgeVerdict{Verdict: outcome, Supported: v.Supported, Confidence: v.Confidence, Rationale: netguard.RedactText(v.Rationale),
+			CostUSD: v.CostUSD, LatencyMS: v.LatencyMS, InputTokens: v.InputTokens, OutputTokens: v.OutputTokens}
+		return settle(c, vc, passage)
+	}
+	q.settle = settle
 	for _, c := range todo {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -230,7 +277,7 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 			vc.ResolveError = &ResolveError{KindFetchDisabled, "citation fetch is disabled; " + fetchOff(a)}
 		}
 		if vc.ResolveStatus != "" {
-			if err := settle(c, vc, ""); err != nil {
+			if err := q.done(c, vc, ""); err != nil {
 				return nil, err
 			}
 			continue
@@ -246,7 +293,7 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 				info := src.info
 				vc.Source = &info
 			}
-			if err := settle(c, vc, ""); err != nil {
+			if err := q.done(c, vc, ""); err != nil {
 				return nil, err
 			}
 			continue
@@ -255,48 +302,26 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 		vc.ResolveStatus, vc.Source = "ok", &info
 		res.TotalResolved++
 		passage := judgeText(j, src.text, c.Claim)
-		if totalCost+j.EstimateMaxCostUSD(c.Claim, passage) > costCap {
+		est := j.EstimateMaxCostUSD(c.Claim, passage)
+		over, err := q.overCap(est, costCap)
+		if err != nil {
+			return nil, err
+		}
+		if over {
 			vc.ResolveError = &ResolveError{KindCostCap, fmt.Sprintf("total cost cap $%.2f would be exceeded by the next judge call", costCap)}
-			if err := settle(c, vc, ""); err != nil {
+			if err := q.done(c, vc, ""); err != nil {
 				return nil, err
 			}
 			break
 		}
-		v, err := j.Judge(ctx, c.Claim, passage)
-		if v.CostUSD != nil {
-			totalCost += *v.CostUSD
-		}
-		if err != nil {
-			kind := judge.KindLLM
-			var je *judge.Error
-			if errors.As(err, &je) {
-				kind = je.Kind
-			}
-			vc.ResolveError = &ResolveError{kind, netguard.RedactText(err.Error())}
-			if err := settle(c, vc, passage); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		outcome := v.Outcome
-		if outcome == "" || (a.NoAbstain && outcome == judge.VerdictUncertain) {
-			outcome = judge.VerdictUnsupported
-			if v.Supported {
-				outcome = judge.VerdictSupported
-			}
-		}
-		switch outcome {
-		case judge.VerdictSupported:
-			res.TotalSupported++
-		case judge.VerdictUncertain:
-			res.TotalUncertain++
-		}
-		vc.Judge = &JudgeVerdict{Verdict: outcome, Supported: v.Supported, Confidence: v.Confidence, Rationale: netguard.RedactText(v.Rationale),
-			CostUSD: v.CostUSD, LatencyMS: v.LatencyMS, InputTokens: v.InputTokens, OutputTokens: v.OutputTokens}
-		if err := settle(c, vc, passage); err != nil {
+		if err := q.judge(c, vc, passage, est); err != nil {
 			return nil, err
 		}
 	}
+	if err := q.drain(); err != nil {
+		return nil, err
+	}
+	totalCost := q.cost
 	res.TotalCostUSD = math.Round(totalCost*1e6) / 1e6
 	t := count(res.Citations)
 	res.TotalJudgeErrors = t.errors

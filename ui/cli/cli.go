@@ -295,9 +295,11 @@ var specs = map[string]spec{
 		bind: func(b *binder, c *Command) any {
 			a := &c.Verify
 			b.path("output-file", &c.OutputFile, "the agent output to check (a synthesis, a wave file), or - for stdin (required)")
-			b.str("model", &a.Model, "judge model: lexical (offline, no key), claude-…, gpt-…, or a local model with --base-url (required)")
-			b.str("provider", &a.Provider, "anthropic | openai | openai-compatible | lexical (default: inferred from --model)")
-			b.str("base-url", &a.BaseURL, "API base URL (required for openai-compatible)")
+			b.str("model", &a.Model, "judge model: lexical (offline, no key), claude-…, gpt-…, or any model your --base-url server serves (required)")
+			b.str("provider", &a.Provider, "anthropic | openai | openai-compatible | lexical (default: from --base-url — api.anthropic.com, api.openai.com, any other host openai-compatible — else from --model)")
+			b.str("base-url", &a.BaseURL, "judge API base URL, e.g. http://127.0.0.1:11434 (Ollama); reachable for judge calls only, loopback and any port included, never for sources; it gets CITEGATE_JUDGE_API_KEY, if set")
+			b.integer("judge-timeout-ms", &a.JudgeTimeoutMS, "timeout of one judge call (default 60000)")
+			b.integer("judge-concurrency", &a.JudgeConcurrency, "judge calls run at once (default 4, at most 32)")
 			b.optBoolValue("allow-fetch", &a.AllowFetch, "fetch the cited sources (refused by default)")
 			b.float("max-cost-usd-total", &a.MaxCostUSDTotal, "stop before a judge call would exceed this total (default 1.00)")
 			b.integer("max-citations", &a.MaxCitations, "citations to check (default 20, hard cap 50)")
@@ -339,7 +341,7 @@ var specs = map[string]spec{
 		exits:   "exit codes: 0 the client closed the connection; 1 the server failed; 2 usage error; 3 interrupted",
 		bind: func(b *binder, c *Command) any {
 			b.boolean("allow-fetch", &c.AllowFetch, "let verify_citations fetch cited sources and runs configured online validate live (also CITEGATE_ALLOW_FETCH=1 or IRIS_CITATION_ALLOW_FETCH=1); off, a client's allow_fetch:true is not enough and an online run is refused")
-			b.list("judge-base-url", &c.JudgeBaseURLs, "an openai-compatible judge endpoint a client may name as base_url, comma-separated or repeated (default: none; OPENAI_API_KEY is sent there)")
+			b.list("judge-base-url", &c.JudgeBaseURLs, "an openai-compatible judge endpoint a client may name as base_url, comma-separated or repeated (default: none; CITEGATE_JUDGE_API_KEY, if set, is sent there)")
 			b.list("provider-endpoint", &c.ProviderEndpoints, "a Bright Data or Apify endpoint a run's manifest or run-config.json may name, comma-separated or repeated (default: none; the provider's credentials are sent there)")
 			b.paths("root", &c.Roots, "a directory whose run directories a client may use (repeatable; default: any run directory, each only inside its own root)")
 			v := &c.Verify

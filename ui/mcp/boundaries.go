@@ -131,7 +131,7 @@ func (p *policy) judgeEndpoint(model, provider, base string) error {
 	if len(p.b.JudgeBaseURLs) > 0 {
 		fix = "use one of the operator's judge base URLs (" + strings.Join(p.b.JudgeBaseURLs, ", ") + "), or ask the operator to add it with --judge-base-url"
 	}
-	return refused("base_url is not one the operator allows: an openai-compatible judge sends the OPENAI_API_KEY to it. To use it, "+fix,
+	return refused("base_url is not one the operator allows: an openai-compatible judge sends the CITEGATE_JUDGE_API_KEY to it. To use it, "+fix,
 		map[string]any{"allowed_base_urls": slices.Clone(p.b.JudgeBaseURLs)})
 }
 

@@ -89,7 +89,10 @@ func TestJudgeEndpoints(t *testing.T) {
 		{"claude-haiku-4-5-20251001", "anthropic", "http://127.0.0.1:8080", false},
 		{"claude-haiku-4-5-20251001", "", "https://evil.example", false},
 		{"gpt-4o-mini", "openai", "https://evil.example", false},
-		{"gpt-4o-mini", "", "http://127.0.0.1:8080", false},
+		// The base URL, not the model id, names the provider (issue 23): a
+		// model the operator's endpoint serves may look like OpenAI's.
+		{"gpt-4o-mini", "", "http://127.0.0.1:8080", true},
+		{"gpt-4o-mini", "", "https://api.openai.com", false},
 		{"anything", "OpenAI-Compatible", "https://evil.example", false},
 	}
 	for _, tt := range tests {
