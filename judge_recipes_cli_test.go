@@ -369,3 +369,17 @@ func TestJudgeTimeoutAndConcurrency(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeRecipesAreDocumented: the recipes tested above are the lines
+// `citegate help verify` prints.
+func TestJudgeRecipesAreDocumented(t *testing.T) {
+	code, out, _ := invoke(t, "help", "verify")
+	if code != cli.ExitOK {
+		t.Fatalf("help verify: exit %d", code)
+	}
+	for _, d := range dialects {
+		if !strings.Contains(out, "`"+d.recipe+"`") {
+			t.Errorf("%s: the help topic does not print the tested recipe %q", d.name, d.recipe)
+		}
+	}
+}
