@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -156,7 +157,8 @@ func scalarText(v any) (s string, ok bool) {
 
 // schemaProblem is a schema violation in a few words: where, and what.
 func schemaProblem(err error) string {
-	if se, ok := err.(*schema.Error); ok {
+	var se *schema.Error
+	if errors.As(err, &se) {
 		if se.Pointer == "" {
 			return netguard.RedactText(se.Message)
 		}

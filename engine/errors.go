@@ -99,6 +99,9 @@ func schemaError(what, path, badJSONMsg string, err error) *Error {
 		switch se.Schema {
 		case schema.Manifest, schema.RunConfig:
 			d["hint"] = "`citegate init DIR --waves FILES` writes a complete run directory (manifest.json, run-config.json, gates.json, the wave layout)"
+		default:
+			// The other files are the tools' own output or inputs with
+			// their own help; the problems list is the whole answer.
 		}
 		return newError(CodeSchemaValidation, fmt.Sprintf("%s fails %s: %s", what, se.Schema, se.Message), d)
 	}

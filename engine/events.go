@@ -9,7 +9,16 @@ import (
 // EventKind tells consumers what an Event reports.
 type EventKind int
 
-// Event kinds, in the order a run emits them.
+// Event kinds. The constants' order is not the stream's: a run emits a
+// stage event before each stage (extract, normalize, validate, gate-c,
+// render, then verify with --verify); extraction's warnings after
+// "extract"; after "validate", the fixtures' warnings, every URL's queued
+// event, the finished events of the URLs settled without the ladder, the
+// ladder's warnings, then per live URL attempt → attempt-done (→
+// retry-wait → attempt → attempt-done …) → finished, URLs interleaved, and
+// possibly a last warning that too few hosts answered; after "verify", one
+// verified event per citation. The validate tool alone emits the same from
+// its one "validate" stage.
 const (
 	// EventStage: a pipeline stage began (Stage is set).
 	EventStage EventKind = iota
@@ -29,8 +38,9 @@ const (
 	EventAttemptDone
 	// EventWarning: a problem the operator should fix that does not stop
 	// the run (Detail says what), e.g. a provider configuration that can
-	// never work or a fixture entry read leniently. Each is emitted once,
-	// before the URLs are checked.
+	// never work or a fixture entry read leniently. Each is emitted once;
+	// all but the unreachable-hosts warning come before the ladder checks
+	// any URL.
 	EventWarning
 	// EventVerified: run --verify settled one citation of the synthesis
 	// (Verified is set; Index is its position in verify.json's citations,

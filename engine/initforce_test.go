@@ -154,7 +154,7 @@ func TestInitAndRunExcludeEachOther(t *testing.T) {
 		if err == nil {
 			continue
 		}
-		if e, ok := err.(*Error); !ok || e.Code != CodeRunLocked {
+		if e := (*Error)(nil); !errors.As(err, &e) || e.Code != CodeRunLocked {
 			t.Errorf("racing init and run: %v", err)
 		}
 	}

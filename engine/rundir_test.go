@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -484,7 +485,8 @@ func TestInterruptedCommitIsRepairedOnOpen(t *testing.T) {
 	}
 	func() {
 		defer func() {
-			if p := recover(); p != errSimulatedCrash {
+			p := recover()
+			if err, _ := p.(error); !errors.Is(err, errSimulatedCrash) {
 				t.Fatalf("recovered %v", p)
 			}
 		}()

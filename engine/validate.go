@@ -369,8 +369,6 @@ func decide(guard *netguard.Guard, cfg *citationConfig, w workItem, offline, onl
 	return decision{}, false
 }
 
-// validate decides every URL and builds the citation records, emitting one
-// queued and one finished event per URL.
 // liveContext is what the live ladder needs beyond the artifacts: the
 // original URLs (memory only) and, for a re-run, the earlier results to keep.
 type liveContext struct {
@@ -382,6 +380,14 @@ type liveContext struct {
 	keep map[string]Citation
 }
 
+// validate decides every URL and builds the citation records. On em it
+// reports, in this order: the fixtures' warnings; one queued event per URL,
+// in work-list order; a finished event for each URL settled without the
+// ladder (fixture, preflight, dry run, cache or kept record), in work-list
+// order; the ladder's configuration warnings; the live URLs' attempt,
+// attempt-done and retry-wait events, each URL's ending with its finished
+// event, interleaved across URLs as the ladder works; and, when too few
+// hosts answered, the unreachable warning.
 func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, urlMap []URLMapItem,
 	offline, online *fixtureSet, foundBy []FoundByItem, lc liveContext, em *emitter) (*validation, error) {
 	for _, f := range []*fixtureSet{offline, online} {

@@ -122,7 +122,7 @@ func bodyFailure(ctx context.Context, rawErr error) error {
 	switch {
 	case ctx.Err() != nil:
 		return failure(ctx, rawErr)
-	case rawErr == nil || rawErr == io.EOF:
+	case rawErr == nil || errors.Is(rawErr, io.EOF):
 		return ErrEncoding
 	case errors.Is(rawErr, io.ErrUnexpectedEOF):
 		// Go's framing reports a short Content-Length body or a missing
@@ -131,7 +131,7 @@ func bodyFailure(ctx context.Context, rawErr error) error {
 	case errors.As(rawErr, &opErr):
 		return failure(ctx, rawErr)
 	}
-	if f := failure(ctx, rawErr); f != ErrNetwork {
+	if f := failure(ctx, rawErr); !errors.Is(f, ErrNetwork) {
 		return f
 	}
 	// Not a socket error, so the framing itself was broken (a malformed

@@ -45,7 +45,7 @@ func TestReadCapped(t *testing.T) {
 	}
 	boom := errors.New("boom")
 	got, truncated, err := readCapped(io.MultiReader(strings.NewReader("abc"), iotest.ErrReader(boom)), 10)
-	if string(got) != "abc" || truncated || err != boom {
+	if string(got) != "abc" || truncated || !errors.Is(err, boom) {
 		t.Errorf("failing reader: %q %v %v", got, truncated, err)
 	}
 }
@@ -115,7 +115,7 @@ func TestBodyFailure(t *testing.T) {
 		{done, io.ErrUnexpectedEOF, ErrCanceled},
 	}
 	for _, row := range rows {
-		if got := bodyFailure(row.ctx, row.rawErr); got != row.want {
+		if got := bodyFailure(row.ctx, row.rawErr); !errors.Is(got, row.want) {
 			t.Errorf("bodyFailure(%v) = %v, want %v", row.rawErr, got, row.want)
 		}
 	}

@@ -3,6 +3,7 @@ package netguard
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptrace"
@@ -266,7 +267,7 @@ func sendFailure(ctx context.Context, tr *hopTrace, err error) error {
 	}
 	f := failure(ctx, err)
 	switch {
-	case f == ErrTimeout || f == ErrCanceled:
+	case errors.Is(f, ErrTimeout) || errors.Is(f, ErrCanceled):
 		// Once the hop's time is up, whatever else broke is a consequence.
 	case isHeaderOverflow(err):
 		f = ErrHeaderTooLarge
@@ -274,7 +275,7 @@ func sendFailure(ctx context.Context, tr *hopTrace, err error) error {
 		f = ErrProtocol
 	case tr.tlsFailed.Load():
 		f = ErrTLS
-	case tr.firstByte.Load() && f == ErrNetwork:
+	case tr.firstByte.Load() && errors.Is(f, ErrNetwork):
 		// The server answered, but not with parsable HTTP.
 		f = ErrProtocol
 	}

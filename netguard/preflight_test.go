@@ -274,7 +274,7 @@ func TestPreflightCatalogue(t *testing.T) {
 	for _, row := range catalogue {
 		t.Run("#"+row.id+" "+strconv.Quote(clip(row.url)), func(t *testing.T) {
 			target, err := g.Preflight(row.url)
-			if row.want == accept {
+			if errors.Is(row.want, accept) {
 				if err != nil {
 					t.Fatalf("Preflight(%q) = %v, want accept", row.url, err)
 				}
@@ -379,7 +379,7 @@ func TestPreflightDomainAllowlist(t *testing.T) {
 	}
 	for _, tc := range tests {
 		_, err := g.Preflight(tc.url)
-		if tc.want == accept && err != nil || tc.want != accept && !errors.Is(err, tc.want) {
+		if errors.Is(tc.want, accept) && err != nil || !errors.Is(tc.want, accept) && !errors.Is(err, tc.want) {
 			t.Errorf("Preflight(%q) = %v, want %v", tc.url, err, tc.want)
 		}
 	}

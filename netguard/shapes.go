@@ -205,6 +205,8 @@ func (m *runMemo) structure(f form, at int, fold bool) (int, bool) {
 			return m.end(base64URLSet, payload+1), true
 		}
 		return payload, true
+	case tailRun:
+		// Not a structure: the caller measures the run of tail bytes.
 	}
 	return at, false
 }

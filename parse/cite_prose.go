@@ -247,6 +247,9 @@ func (b *blockScan) settle() {
 					if e == nil && r.ay.weak {
 						continue
 					}
+				case CiteURL, CiteDOI:
+					// Their own targets: such candidates are preset and
+					// never reach this loop.
 				}
 				if e != nil {
 					r.target, r.targetKind = e.target, e.targetKind

@@ -51,6 +51,8 @@ func (v claimVerdict) symbol() string {
 		return "?"
 	case verdictJudgeError:
 		return "!"
+	case verdictNotJudged:
+		// The dash, below.
 	}
 	return "—"
 }
@@ -65,6 +67,8 @@ func (v claimVerdict) word() string {
 		return "uncertain"
 	case verdictJudgeError:
 		return "judge error"
+	case verdictNotJudged:
+		// Below.
 	}
 	return "not judged"
 }
@@ -102,6 +106,8 @@ func verdictCell(vc verify.Citation) string {
 	case verdictJudgeError:
 		// Not a verdict: the judge's failure, so it is not read as one.
 		return v.symbol() + " judge: " + notJudgedReason(vc)
+	case verdictSupported, verdictUnsupported, verdictUncertain:
+		// The verdict itself, below.
 	}
 	return v.symbol() + " " + v.word()
 }

@@ -91,7 +91,7 @@ func noteLateSignal(ctx context.Context, s cli.Streams) {
 
 // consume runs an engine call with the headless progress printer attached to
 // its event stream. The engine closes the channel when it returns.
-func consume(s cli.Streams, call func(chan<- engine.Event) (any, error)) (any, error) {
+func consume[T any](s cli.Streams, call func(chan<- engine.Event) (T, error)) (T, error) {
 	events := make(chan engine.Event, 256)
 	done := make(chan struct{})
 	go func() {
@@ -113,11 +113,10 @@ func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams, v
 		}
 		a.VerifyOutput = out
 	}
-	res, err := consume(s, func(ch chan<- engine.Event) (any, error) { return d.Engine.Run(ctx, a, ch) })
+	sum, err := consume(s, func(ch chan<- engine.Event) (*engine.RunSummary, error) { return d.Engine.Run(ctx, a, ch) })
 	if err != nil {
 		return cli.Fail(s, err)
 	}
-	sum := res.(*engine.RunSummary)
 	noteLateSignal(ctx, s)
 	cli.PrintJSON(s.Out, sum)
 	fmt.Fprintf(s.Err, "citegate: %s\n", sum.GateC.Line)

@@ -57,7 +57,7 @@ func mcpBounds(c *cli.Command) (citemcp.Boundaries, error) {
 	for _, r := range c.Roots {
 		abs, err := filepath.Abs(r)
 		if err != nil {
-			return citemcp.Boundaries{}, fmt.Errorf("--root %q: %v", r, err)
+			return citemcp.Boundaries{}, fmt.Errorf("--root %q: %w", r, err)
 		}
 		b.Roots = append(b.Roots, abs)
 	}

@@ -64,6 +64,9 @@ func (p *Progress) handle(ev engine.Event) {
 			fmt.Fprintf(p.w, "\r\x1b[K[%d/%d] %s (attempt %d) %s", p.done, ev.Total, ev.Rung, ev.Attempt, ev.URL)
 			p.open = true
 		}
+	case engine.EventAttemptDone:
+		// An attempt's outcome shows in the retry or verdict line that
+		// follows it; headless output has no per-attempt detail view.
 	case engine.EventRetryWait:
 		// A retry line names one URL between verdicts; its [i/N] is that
 		// URL's position in the sorted work list.

@@ -156,6 +156,8 @@ func (s rowState) symbol() string {
 		return "≠"
 	case stateInvalid:
 		return "✗"
+	case stateUnknown:
+		// Below.
 	}
 	return "?"
 }
@@ -179,6 +181,8 @@ func (s rowState) word() string {
 		return "mismatch"
 	case stateInvalid:
 		return "invalid"
+	case stateUnknown:
+		// Below.
 	}
 	return "unknown"
 }

@@ -130,7 +130,9 @@ func layoutClaimColumns(width int) claimColumns {
 	return c
 }
 
-// verdictStyle colours a verdict; not judged stays dim.
+// verdictStyle colours a verdict; not judged stays dim. A judge error is a
+// failure someone should look at, so it takes a colour none of the three
+// verdicts uses rather than not judged's dim grey.
 func verdictStyle(st *styles, v claimVerdict) lipgloss.Style {
 	switch v {
 	case verdictSupported:
@@ -139,6 +141,10 @@ func verdictStyle(st *styles, v claimVerdict) lipgloss.Style {
 		return st.status[stateInvalid]
 	case verdictUncertain:
 		return st.status[stateWaiting]
+	case verdictJudgeError:
+		return st.note
+	case verdictNotJudged:
+		// Below.
 	}
 	return st.dim
 }

@@ -354,3 +354,20 @@ func TestVerdictCellJudgeError(t *testing.T) {
 		t.Errorf("verdict %v", verdictOf(vc))
 	}
 }
+
+// A judge error is a failure to look at: it must not be coloured like a
+// claim no judge read (dim), nor like any of the judge's verdicts.
+func TestVerdictStyleJudgeErrorStandsApart(t *testing.T) {
+	env := mapEnv{"TERM": "xterm-256color", "COLORTERM": "truecolor"}
+	st := newStyles(lipgloss.NewRenderer(io.Discard, termenv.WithEnvironment(env), termenv.WithTTY(true)))
+	render := func(v claimVerdict) string { return verdictStyle(st, v).Render("x") }
+	got := render(verdictJudgeError)
+	if !strings.Contains(got, "\x1b[") {
+		t.Fatalf("judge error rendered without colour: %q", got)
+	}
+	for _, v := range []claimVerdict{verdictNotJudged, verdictSupported, verdictUnsupported, verdictUncertain} {
+		if render(v) == got {
+			t.Errorf("judge error styled like %s: %q", v.word(), got)
+		}
+	}
+}

@@ -155,6 +155,9 @@ func (r *row) apply(ev engine.Event, now time.Time) {
 			r.state = stateUnknown
 		}
 		r.reindex()
+	case engine.EventStage, engine.EventWarning, engine.EventVerified:
+		// Not about one URL: Model.applyEvents handles these and never
+		// routes them to a row.
 	}
 }
 
@@ -208,6 +211,8 @@ func (f filterKind) String() string {
 		return "invalid"
 	case filterPending:
 		return "pending"
+	case filterAll:
+		// Below.
 	}
 	return "all"
 }
@@ -226,6 +231,8 @@ func (f filterKind) match(s rowState) bool {
 		return s == stateInvalid
 	case filterPending:
 		return !s.finished()
+	case filterAll:
+		// Below: every row.
 	}
 	return true
 }
@@ -253,6 +260,8 @@ func (s sortMode) String() string {
 		return "host"
 	case sortTime:
 		return "time"
+	case sortOrder, numSortModes:
+		// Below; numSortModes counts the modes and is never the current one.
 	}
 	return "order"
 }

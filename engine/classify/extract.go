@@ -36,6 +36,8 @@ func (k kind) String() string {
 		return "json"
 	case kindPDF:
 		return "pdf"
+	case kindBinary:
+		// A body of no kind read here is named for what it is to a reader.
 	}
 	return "document"
 }
@@ -228,6 +230,8 @@ func analyze(p Page, k kind) *pageInfo {
 		}
 	case kindPDF:
 		in.title = pdfTitle(body)
+	case kindBinary:
+		// Nothing to scan: only the page's own title is known.
 	}
 	in.mainRunes = in.main.runes
 	in.text = in.main.String()

@@ -137,7 +137,7 @@ var errCrash = errors.New("simulated crash")
 func crashAt(b Batch, at Step) (crashed bool) {
 	defer func() {
 		if p := recover(); p != nil {
-			if p != errCrash {
+			if err, ok := p.(error); !ok || !errors.Is(err, errCrash) {
 				panic(p)
 			}
 			crashed = true

@@ -67,6 +67,10 @@ func (c *Counts) Add(s record.Status, n int) {
 			c.Blocked += n
 		case record.StatusMismatch:
 			c.Mismatch += n
+		case record.StatusInvalid:
+			// Counted by the class alone: its line names only the other two.
+		case record.StatusValid, record.StatusPaywalled:
+			// Not of the invalid class (ClassOf said so).
 		}
 	default:
 		c.Uncategorized += n

@@ -312,8 +312,11 @@ type fieldInfo struct {
 var structInfos sync.Map // reflect.Type → *structInfo
 
 func structInfoOf(t reflect.Type) *structInfo {
+	// Only *structInfo is stored; anything else is rebuilt (and replaced).
 	if info, ok := structInfos.Load(t); ok {
-		return info.(*structInfo)
+		if si, ok := info.(*structInfo); ok {
+			return si
+		}
 	}
 	info := buildStructInfo(t)
 	structInfos.Store(t, info)

@@ -223,6 +223,8 @@ func readClaim(claim string, capSeen map[string]bool) claimFacts {
 				c.hedged = true
 			}
 			continue
+		case tokWord, tokLight:
+			// Terms, weighed below.
 		case tokNumber:
 			v, plain := plainNumber(t.key)
 			if plain && skip[v] {

@@ -113,6 +113,9 @@ func dstText(v operand) string {
 		if r, ok := glyphRune(v.str); ok {
 			return string(r)
 		}
+	default:
+		// A destination is a string or a glyph name; anything else maps
+		// the code to no text.
 	}
 	return ""
 }

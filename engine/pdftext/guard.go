@@ -24,6 +24,13 @@ import (
 // errAbort unwinds the library's stack when the context is done.
 var errAbort = errors.New("pdftext: aborted")
 
+// isAbort reports whether a recovered panic value is errAbort, which must
+// keep unwinding to run's recover rather than count as a library failure.
+func isAbort(r any) bool {
+	err, ok := r.(error)
+	return ok && errors.Is(err, errAbort)
+}
+
 // abortingReaderAt is a bytes.Reader whose ReadAt panics with errAbort
 // once ctx is done.
 type abortingReaderAt struct {
@@ -221,7 +228,7 @@ func (x *extractor) streamReader(v pdf.Value, limit int64) (rd io.Reader) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			if r == errAbort {
+			if isAbort(r) {
 				panic(r)
 			}
 			x.streamErrors++
@@ -249,7 +256,7 @@ func (b *budgetReader) Read(p []byte) (n int, err error) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			if r == errAbort {
+			if isAbort(r) {
 				panic(r)
 			}
 			n, err = 0, io.ErrUnexpectedEOF

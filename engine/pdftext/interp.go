@@ -218,6 +218,9 @@ func (r *pageRun) op(op string, args []operand, res pdf.Value, depth int) {
 			case tkNum:
 				tx := -num([]operand{e}, 0) / 1000 * g.tfs * g.th
 				r.tm = translate(tx, 0).mul(r.tm)
+			default:
+				// A TJ array holds strings and adjustments only; a stray
+				// element of a malformed stream shows nothing.
 			}
 		}
 	case "Do":

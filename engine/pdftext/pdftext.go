@@ -142,7 +142,7 @@ func (x *extractor) addPage(b []byte) {
 func (x *extractor) run(body []byte) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			if r == errAbort {
+			if isAbort(r) {
 				err = ErrTimeout
 				return
 			}
@@ -154,7 +154,7 @@ func (x *extractor) run(body []byte) (err error) {
 		return err
 	}
 	if err := precheck(data); err != nil {
-		return fmt.Errorf("%w: %v", ErrMalformed, err)
+		return fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	r, err := x.open(data)
 	var pages []page
@@ -227,7 +227,7 @@ func (x *extractor) restore(pages []string, runes int) {
 func (x *extractor) open(data []byte) (r *pdf.Reader, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			if p == errAbort {
+			if isAbort(p) {
 				panic(p)
 			}
 			r, err = nil, fmt.Errorf("%w: %v", ErrMalformed, clip(fmt.Sprint(p)))

@@ -3,6 +3,7 @@ package providers
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"net/http"
 	"strconv"
@@ -64,7 +65,7 @@ func (a *Adapter) Fetch(ctx context.Context, target string) (*Content, error) {
 		kind := statusKind(resp.StatusCode)
 		detail := "endpoint " + statusDetail(resp.StatusCode)
 		e := c.failStatus(kind, resp.StatusCode, detail)
-		if kind == ErrQuota {
+		if errors.Is(kind, ErrQuota) {
 			e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 		}
 		return nil, e

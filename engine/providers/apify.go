@@ -3,6 +3,7 @@ package providers
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"os"
@@ -239,7 +240,7 @@ func (c *call) apifyStatusError(ctx context.Context, resp *http.Response) *Error
 	}
 	e := c.failStatus(kind, status, detail)
 	e.Code = c.sanitize(env.Error.Type)
-	if kind == ErrQuota {
+	if errors.Is(kind, ErrQuota) {
 		e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	}
 	return e

@@ -2,6 +2,7 @@ package providers
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"os"
 	"strconv"
@@ -165,7 +166,7 @@ func (c *call) brightDataError(ctx context.Context, resp *http.Response) *Error 
 		}
 	}
 	e := c.failStatus(kind, status, detail)
-	if kind == ErrQuota {
+	if errors.Is(kind, ErrQuota) {
 		e.RetryAfter = parseRetryAfter(h.Get("Retry-After"), time.Now())
 	}
 	return e
@@ -217,7 +218,7 @@ func (c *call) brdHeaderError(resp *http.Response) *Error {
 	e := c.failStatus(kind, resp.StatusCode, d.String())
 	e.TargetStatus = brdStatus
 	e.Code = c.sanitize(code)
-	if kind == ErrQuota {
+	if errors.Is(kind, ErrQuota) {
 		e.RetryAfter = parseRetryAfter(h.Get("Retry-After"), time.Now())
 	}
 	return e

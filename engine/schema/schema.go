@@ -158,7 +158,7 @@ func Validate(name Name, doc any) (err error) {
 	}
 	var te jsonschema.InvalidJSONTypeError
 	if errors.As(verr, &te) {
-		return fmt.Errorf("%w: %v", ErrInvalidJSON, te)
+		return fmt.Errorf("%w: %w", ErrInvalidJSON, te)
 	}
 	return verr
 }

@@ -92,9 +92,14 @@ func Start(opts Options) (*Web, error) {
 	if err != nil {
 		return nil, fmt.Errorf("simweb: listen: %w", err)
 	}
+	addr, ok := ln.Addr().(*net.TCPAddr)
+	if !ok {
+		_ = ln.Close()
+		return nil, fmt.Errorf("simweb: listener on %s is not TCP", ln.Addr())
+	}
 	w := &Web{
 		opts:      opts,
-		port:      ln.Addr().(*net.TCPAddr).Port,
+		port:      addr.Port,
 		served:    make(chan struct{}),
 		done:      make(chan struct{}),
 		synthetic: map[string]int{},

@@ -22,7 +22,18 @@ import (
 )
 
 // collators are not safe for concurrent use, so each caller borrows one.
-var pool = sync.Pool{New: func() any { return collate.New(language.English) }}
+var pool = sync.Pool{New: func() any { return newCollator() }}
+
+func newCollator() *collate.Collator { return collate.New(language.English) }
+
+// borrow takes a collator from the pool; give it back with pool.Put. Only
+// collators are put there, but a fresh one is as good as any.
+func borrow() *collate.Collator {
+	if c, ok := pool.Get().(*collate.Collator); ok {
+		return c
+	}
+	return newCollator()
+}
 
 // asciiPrimary holds each printable ASCII byte's primary weight rank
 // (letters share a rank with their other case); 0 means "not eligible".
@@ -99,7 +110,7 @@ func Compare(a, b string) int {
 	if fastEligible(a) && fastEligible(b) {
 		return fastCompare(a, b)
 	}
-	c := pool.Get().(*collate.Collator)
+	c := borrow()
 	defer pool.Put(c)
 	return c.CompareString(a, b)
 }
@@ -250,7 +261,7 @@ func collationKeys(strs []string) []keyed {
 		}
 		return ks
 	}
-	c := pool.Get().(*collate.Collator)
+	c := borrow()
 	var buf collate.Buffer
 	for i, str := range strs {
 		ks[i] = keyed{c.KeyFromString(&buf, str), i}

@@ -87,7 +87,7 @@ func (n *NetFlags) Options() ([]netguard.Option, error) {
 	for _, c := range n.AllowCIDR {
 		p, err := netip.ParsePrefix(strings.TrimSpace(c))
 		if err != nil {
-			return nil, fmt.Errorf("--allow-cidr %q: %v", c, err)
+			return nil, fmt.Errorf("--allow-cidr %q: %w", c, err)
 		}
 		opts = append(opts, netguard.AllowCIDR(p.Masked()))
 	}
@@ -108,7 +108,7 @@ func (n *NetFlags) Options() ([]netguard.Option, error) {
 	for _, r := range n.Resolve {
 		host, port, addr, err := netguard.ParseResolve(r)
 		if err != nil {
-			return nil, fmt.Errorf("--resolve %q: %v", r, err)
+			return nil, fmt.Errorf("--resolve %q: %w", r, err)
 		}
 		opts = append(opts, netguard.Pin(host, port, addr))
 	}

@@ -10,6 +10,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -119,11 +120,11 @@ func child(cmd *exec.Cmd) (sample, error) {
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	wall := time.Since(start)
-	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 4 {
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && ee.ExitCode() == 4 {
 		err = nil
 	}
 	if err != nil {
-		return sample{}, fmt.Errorf("%s: %v\n%s", cmd.Path, err, out)
+		return sample{}, fmt.Errorf("%s: %w\n%s", cmd.Path, err, out)
 	}
 	s := sample{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {

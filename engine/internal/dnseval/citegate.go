@@ -42,7 +42,7 @@ func runCitegate(c config, dir string, names []string) (*passResult, error) {
 	runDir := filepath.Join(dir, "run")
 	if out, err := command(c.bin, "init", runDir, "--waves", wavePath, "--mode", "online", "--tier", c.tier,
 		"--run-id", "dr_dnseval_"+filepath.Base(dir), "--query", "dns evaluation"); err != nil {
-		return nil, fmt.Errorf("citegate init: %v: %s", err, out)
+		return nil, fmt.Errorf("citegate init: %w: %s", err, out)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()

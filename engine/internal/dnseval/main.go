@@ -197,7 +197,7 @@ func setupNamespace(out string) error {
 	}
 	for _, args := range [][]string{{"link", "set", "lo", "up"}, {"addr", "add", serveAddr + "/32", "dev", "lo"}} {
 		if b, err := command("ip", args...); err != nil && !strings.Contains(b, "File exists") {
-			return fmt.Errorf("ip %s: %v: %s", strings.Join(args, " "), err, b)
+			return fmt.Errorf("ip %s: %w: %s", strings.Join(args, " "), err, b)
 		}
 	}
 	conf := filepath.Join(out, "resolv.conf")

@@ -72,6 +72,12 @@ func run(data string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The batched pass below is the point of the comparison: a JSON judge
+	// that cannot batch leaves nothing to measure.
+	batcher, ok := jsonJudge.(judge.BatchJudge)
+	if !ok {
+		return fmt.Errorf("judge %T does not judge claims in batches", jsonJudge)
+	}
 	mc, err := judge.New(judge.Config{Model: "bespoke-minicheck", Provider: judge.ProviderOpenAICompatible,
 		BaseURL: "http://judge.invalid", Client: srv.client()})
 	if err != nil {
@@ -108,7 +114,7 @@ func run(data string, out io.Writer) error {
 		if len(group) > 1 {
 			shared += len(group)
 		}
-		vs, errs := jsonJudge.(judge.BatchJudge).JudgeBatch(ctx, claims, source)
+		vs, errs := batcher.JudgeBatch(ctx, claims, source)
 		for i, k := range group {
 			if errs[i] != nil {
 				return errs[i]

@@ -338,7 +338,12 @@ func listenIPs(hosts int) ([]net.Listener, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		port := first.Addr().(*net.TCPAddr).Port
+		addr, ok := first.Addr().(*net.TCPAddr)
+		if !ok {
+			_ = first.Close()
+			return nil, 0, fmt.Errorf("listener on %s is not TCP", first.Addr())
+		}
+		port := addr.Port
 		lns := []net.Listener{first}
 		for k := range hosts {
 			ln, err := net.Listen("tcp", net.JoinHostPort(ipOf(k), strconv.Itoa(port)))

@@ -46,7 +46,7 @@ func runTier(cfg runConfig, sp *Spec, tier, addr string) (*tierResult, error) {
 	runDir := filepath.Join(dir, "run")
 	if out, err := exec.Command(cfg.bin, "init", runDir, "--waves", wave, "--mode", "online", "--tier", tier,
 		"--run-id", "dr_probeeval_"+sp.Split+"_"+tier, "--query", "probe evaluation "+sp.Split).CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("citegate init: %v: %s", err, out)
+		return nil, fmt.Errorf("citegate init: %w: %s", err, out)
 	}
 	args := []string{"run", "--headless", runDir}
 	for _, h := range sp.Hosts {

@@ -29,11 +29,11 @@ func setupNetns(addr string, shared bool) error {
 		return fmt.Errorf("this network namespace has interfaces %v besides lo: run under `unshare -n` (as root), or pass -shared-netns", others)
 	}
 	if out, err := exec.Command("ip", "link", "set", "lo", "up").CombinedOutput(); err != nil {
-		return fmt.Errorf("ip link set lo up: %v: %s", err, out)
+		return fmt.Errorf("ip link set lo up: %w: %s", err, out)
 	}
 	out, err := exec.Command("ip", "addr", "add", addr+"/32", "dev", "lo").CombinedOutput()
 	if err != nil && !strings.Contains(string(out), "File exists") {
-		return fmt.Errorf("ip addr add %s/32 dev lo: %v: %s", addr, err, out)
+		return fmt.Errorf("ip addr add %s/32 dev lo: %w: %s", addr, err, out)
 	}
 	return nil
 }
