@@ -202,7 +202,7 @@ func (g *Guard) resolveFamily(ctx context.Context, family, name string) familyAn
 			a.kind = kindTransient
 			return a
 		}
-		if sleep(ctx, pause) != nil {
+		if Sleep(ctx, pause) != nil {
 			return gaveUp(ctx, familyAnswer{kind: kindCanceled, queries: a.queries, err: ctx.Err()}, failed)
 		}
 	}
@@ -291,8 +291,10 @@ func classifyAnswer(ctx context.Context, addrs []netip.Addr, err error, seen *dn
 	return a
 }
 
-// sleep waits d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
+// Sleep waits d or until ctx is done, whichever comes first: the one wait
+// of every retry and backoff here, in the ladder and in the judges, so that
+// no wait outlives a cancelled run.
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/citegate/citegate/netguard"
 )
 
 // Verdict is one judge decision.
@@ -260,7 +262,7 @@ func New(cfg Config) (Judge, error) {
 		endpoint: endpoint,
 		client:   &client,
 		timeout:  timeout,
-		sleep:    sleepCtx,
+		sleep:    netguard.Sleep,
 	})
 }
 

@@ -140,7 +140,7 @@ func (j *llmJudge) postRetrying(ctx context.Context, body []byte) ([]byte, error
 		}
 		sleep := j.sleep
 		if sleep == nil {
-			sleep = sleepCtx
+			sleep = netguard.Sleep
 		}
 		if sleep(ctx, wait) != nil {
 			return nil, j.transportError(ctx, ctx.Err())
@@ -153,18 +153,6 @@ func (j *llmJudge) postOnce(ctx context.Context, body []byte) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, j.timeout)
 	defer cancel()
 	return j.post(ctx, body)
-}
-
-// sleepCtx waits d or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // post sends body and returns the response body of a 2xx answer, or the

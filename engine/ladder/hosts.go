@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/citegate/citegate/netguard"
 )
 
 // hostGate is the politeness layer of the live ladder: at most perHost
@@ -76,7 +78,7 @@ func (g *hostGate) acquire(ctx context.Context, host string) (func(), error) {
 			return release, nil
 		}
 		g.mu.Unlock()
-		if err := sleep(ctx, wait); err != nil {
+		if err := netguard.Sleep(ctx, wait); err != nil {
 			release()
 			return nil, err
 		}
@@ -172,16 +174,4 @@ func slowSignal(status int, retryAfter time.Duration, h http.Header, now time.Ti
 		return now.Add(min(max(wait, 0), maxWait)), true
 	}
 	return time.Time{}, false
-}
-
-// sleep waits for d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

@@ -54,7 +54,7 @@ func (r retrier) next(ctx context.Context, a int, again bool, retryAfter time.Du
 	if onWait(d) != nil {
 		return false
 	}
-	return sleep(ctx, d) == nil
+	return netguard.Sleep(ctx, d) == nil
 }
 
 // retryable reports the transport failures worth another attempt: timeouts,
