@@ -1,9 +1,9 @@
 // Package ui is citegate's front end: it runs a parsed command (ui/cli
-// parses it, prints the envelopes and names the exit codes) and holds the
-// two consumers of the engine's event stream — the headless progress
-// printer (progress.go) and the Bubble Tea terminal UI (tui*.go: the URL
-// list, the detail view, the claims of run --verify, the panels, pager,
-// keys and styles) — plus the demo bootstrap (demo.go, simdemo.go) and
+// parses it, prints the envelopes and names the exit codes) and feeds the
+// engine's event stream to one of two consumers — the headless progress
+// printer (progress.go) or the Bubble Tea terminal UI of package ui/tui,
+// which interactive.go starts, bridging the run, its reruns and the
+// outcome — plus the demo bootstrap (demo.go, simdemo.go), help topics and
 // --version.
 //
 // The engine decides and writes everything; this package only turns

@@ -16,12 +16,13 @@ import (
 	"github.com/citegate/citegate/parse"
 	"github.com/citegate/citegate/ui/cli"
 	citemcp "github.com/citegate/citegate/ui/mcp"
+	"github.com/citegate/citegate/ui/tui"
 )
 
 // The reference topics of `citegate help TOPIC` live beside the code they
 // describe: each package embeds its own help/*.md (Help), and a topic is
 // the file's name. This file only gathers them.
-var helpSources = []fs.FS{engine.Help, classify.Help, ladder.Help, verify.Help, netguard.Help, parse.Help, cli.Help, Help, citemcp.Help}
+var helpSources = []fs.FS{engine.Help, classify.Help, ladder.Help, verify.Help, netguard.Help, parse.Help, cli.Help, Help, tui.Help, citemcp.Help}
 
 // helpTopic is one topic: its name, its first heading and its text.
 type helpTopic struct{ name, title, text string }

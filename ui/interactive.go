@@ -9,6 +9,7 @@ import (
 
 	"github.com/citegate/citegate/engine"
 	"github.com/citegate/citegate/ui/cli"
+	"github.com/citegate/citegate/ui/tui"
 )
 
 // interactive reports whether run/demo should open the terminal UI: both
@@ -39,19 +40,19 @@ type interactiveOptions struct {
 type runs struct {
 	wg   sync.WaitGroup
 	mu   sync.Mutex
-	last Outcome
+	last tui.Outcome
 }
 
 // start runs the pipeline in the background, returning its event stream
 // and, once it returns, its outcome.
-func (r *runs) start(ctx context.Context, d Deps, a engine.RunArgs) (<-chan engine.Event, <-chan Outcome) {
+func (r *runs) start(ctx context.Context, d Deps, a engine.RunArgs) (<-chan engine.Event, <-chan tui.Outcome) {
 	events := make(chan engine.Event, 256)
-	outcome := make(chan Outcome, 1)
+	outcome := make(chan tui.Outcome, 1)
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		sum, err := d.Engine.Run(ctx, a, events)
-		o := Outcome{Summary: sum, Err: err}
+		o := tui.Outcome{Summary: sum, Err: err}
 		r.mu.Lock()
 		r.last = o
 		r.mu.Unlock()
@@ -61,7 +62,7 @@ func (r *runs) start(ctx context.Context, d Deps, a engine.RunArgs) (<-chan engi
 }
 
 // wait waits for every run to return and reports the outcome of the last.
-func (r *runs) wait() Outcome {
+func (r *runs) wait() tui.Outcome {
 	r.wg.Wait()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -101,10 +102,10 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams
 	if log != nil {
 		events = logged(ctx, events, log)
 	}
-	opts := TUIOptions{RunID: info.RunID, Mode: info.Mode, Tier: info.Tier, Simulated: o.simulated, Outcome: outcome,
+	opts := tui.Options{RunID: info.RunID, Mode: info.Mode, Tier: info.Tier, Simulated: o.simulated, Outcome: outcome,
 		Verify: o.verifyFile != ""}
 	var last *engine.RunSummary
-	opts.Rerun = func() (<-chan engine.Event, <-chan Outcome) {
+	opts.Rerun = func() (<-chan engine.Event, <-chan tui.Outcome) {
 		if last == nil {
 			return nil, nil
 		}
@@ -122,14 +123,14 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams
 	}
 	// The rerun hook needs the latest summary; the UI hands outcomes back
 	// only through its result, so track them here as they arrive.
-	tracked := make(chan Outcome, 1)
+	tracked := make(chan tui.Outcome, 1)
 	opts.Outcome = tracked
 	go func() {
 		first := <-outcome
 		last = first.Summary
 		tracked <- first
 	}()
-	res, err := RunTUI(ctx, events, s.In, s.Out, opts)
+	res, err := tui.Run(ctx, events, s.In, s.Out, opts)
 	if err != nil || !res.Completed {
 		cancel()
 		for range events { // let the workers finish unwinding
@@ -141,7 +142,7 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams
 		}
 		// The quit came after the commit point, which a quit does not stop:
 		// the run finished writing, so report it with its own exit code.
-		res = TUIResult{Completed: true, Summary: final.Summary}
+		res = tui.Result{Completed: true, Summary: final.Summary}
 		fmt.Fprintln(s.Err, "citegate: the run reached its commit point before the UI closed; its artifacts were written")
 	}
 	if res.Err != nil {
@@ -155,7 +156,7 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams
 	}
 	fmt.Fprintf(s.Err, "citegate: %s Artifacts: %s\n", sum.GateC.Line, sum.Artifacts.Citations)
 	if sum.Verify != nil {
-		fmt.Fprintf(s.Err, "citegate: %s\n", verifyLine(sum.Verify))
+		fmt.Fprintf(s.Err, "citegate: %s\n", tui.VerifyLine(sum.Verify))
 	}
 	if !writeJUnit(d, sum, o.junitFile, s) {
 		return cli.ExitFailure

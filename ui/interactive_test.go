@@ -19,6 +19,7 @@ import (
 	"github.com/citegate/citegate/engine/simweb"
 	"github.com/citegate/citegate/engine/verify"
 	"github.com/citegate/citegate/ui/cli"
+	"github.com/citegate/citegate/ui/tui"
 )
 
 // demoRun copies the repository's demo run into a new temp directory.
@@ -187,7 +188,7 @@ func TestTUIRunVerifyOnlineShowsVerdicts(t *testing.T) {
 			if c.Judge == nil {
 				t.Fatalf("the source was not judged: %+v", c)
 			}
-			verdicts = append(verdicts, verdictCell(c))
+			verdicts = append(verdicts, tui.VerdictCell(c))
 		}
 		step("v", verdicts[0]+" ", verdicts[1]+" ", "✓ valid     [2]")
 		step("\r", "Claim 1 of 2", "Rationale", "Passage the judge read")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/citegate/citegate/engine"
+	"github.com/citegate/citegate/ui/tui"
 )
 
 // perURLLimit is the largest work list for which headless mode prints one
@@ -115,15 +116,14 @@ func claimLine(ev engine.Event) string {
 	v := ev.Verified
 	vc := v.Citation
 	var notes []string
-	verdict := verdictOf(vc)
-	if verdict == verdictNotJudged {
-		notes = append(notes, notJudgedReason(vc))
+	if why := tui.NotJudged(vc); why != "" {
+		notes = append(notes, why)
 	}
-	if g := gateCell(v.GateC, ev.URL); g != "—" {
+	if g := tui.GateCell(v.GateC, ev.URL); g != "—" {
 		notes = append(notes, "Gate C "+g)
 	}
-	line := fmt.Sprintf("[%*d/%d] %-11s %s \"%s\"", width(ev.Total), ev.Index+1, ev.Total, verdict.word(),
-		oneLine(vc.Citation.Raw), truncate(oneLine(v.Claim), claimLineWidth))
+	line := fmt.Sprintf("[%*d/%d] %-11s %s \"%s\"", width(ev.Total), ev.Index+1, ev.Total, tui.VerdictWord(vc),
+		tui.OneLine(vc.Citation.Raw), tui.Truncate(tui.OneLine(v.Claim), claimLineWidth))
 	if len(notes) > 0 {
 		line += " (" + strings.Join(notes, "; ") + ")"
 	}

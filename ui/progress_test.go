@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/citegate/citegate/engine"
+	"github.com/citegate/citegate/ui/internal/uitest"
 )
 
 func feed(p *Progress, total int) {
@@ -149,7 +150,7 @@ func TestProgressCountsCompletions(t *testing.T) {
 // status — and on a terminal redraws its one line with them.
 func TestProgressPrintsVerifiedClaims(t *testing.T) {
 	var b bytes.Buffer
-	evs := append([]engine.Event{{Kind: engine.EventStage, Stage: "verify"}}, claimScript()...)
+	evs := append([]engine.Event{{Kind: engine.EventStage, Stage: "verify"}}, uitest.ClaimScript()...)
 	ch := make(chan engine.Event, len(evs))
 	for _, ev := range evs {
 		ch <- ev

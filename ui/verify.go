@@ -11,29 +11,6 @@ import (
 	"github.com/citegate/citegate/ui/cli"
 )
 
-// verifyLine sums up run --verify's result in one line, for the terminal
-// UI's outcome panel and the line it leaves on stderr.
-func verifyLine(v *verify.Result) string {
-	if v.Passed == nil {
-		return fmt.Sprintf("Verify (--verify): %s · citations/verify.json", v.Reason)
-	}
-	verdict := "passed"
-	if !*v.Passed {
-		verdict = "NOT passed"
-	}
-	uncertain := ""
-	if v.TotalUncertain > 0 {
-		// Left out of overall_score: the judge could not tell.
-		uncertain = fmt.Sprintf(" (%d uncertain)", v.TotalUncertain)
-	}
-	if v.TotalJudgeErrors > 0 {
-		// Left out too: the judge gave no answer.
-		uncertain += fmt.Sprintf(" (%d judge error(s))", v.TotalJudgeErrors)
-	}
-	return fmt.Sprintf("Verify (--verify): %s, %d/%d resolved source(s) support their claims%s · citations/verify.json",
-		verdict, v.TotalSupported, v.TotalResolved, uncertain)
-}
-
 // runVerify reads the agent output and prints seed 002's result JSON.
 func runVerify(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 	if c.OutputFile == "" {

@@ -1,4 +1,4 @@
-package ui
+package tui
 
 import (
 	"bytes"
@@ -140,7 +140,7 @@ type harness struct {
 	clk *fakeClock
 }
 
-func newHarness(t *testing.T, opts TUIOptions) *harness {
+func newHarness(t *testing.T, opts Options) *harness {
 	t.Helper()
 	clk := newClock()
 	opts.Now = clk.Now
@@ -288,7 +288,7 @@ func sampleSummary(status string) *engine.RunSummary {
 // UNIT TESTS: Update and View
 
 func TestRowsShowEveryStatus(t *testing.T) {
-	h := newHarness(t, TUIOptions{})
+	h := newHarness(t, Options{})
 	h.script()
 	for _, tc := range []struct{ domain, want string }{
 		{"example.org", "✓ valid"},
@@ -330,7 +330,7 @@ func TestRowsShowEveryStatus(t *testing.T) {
 }
 
 func TestRetryWaitShowsInRow(t *testing.T) {
-	h := newHarness(t, TUIOptions{})
+	h := newHarness(t, Options{})
 	h.events(0, queued(uValid, 1))
 	if ln := h.rowLine("example.org"); !strings.Contains(ln, "· queued") {
 		t.Fatalf("queued row = %q", ln)
@@ -372,7 +372,7 @@ func TestGatePanel(t *testing.T) {
 		return ""
 	}
 	t.Run("undecided", func(t *testing.T) {
-		h := newHarness(t, TUIOptions{})
+		h := newHarness(t, Options{})
 		h.events(0, queued(uValid, 2), queued(uPaywalled, 2))
 		h.events(0, finished(uValid, "offline-fixture", engine.Citation{Status: engine.StatusValid}))
 		if g := gate(h); !strings.Contains(g, "undecided (1 pending)") || !strings.Contains(g, "validated 0.500 ≥0.90") {
@@ -380,7 +380,7 @@ func TestGatePanel(t *testing.T) {
 		}
 	})
 	t.Run("fail decided before the end", func(t *testing.T) {
-		h := newHarness(t, TUIOptions{})
+		h := newHarness(t, Options{})
 		h.script() // 3 of 6 invalid already: 0.5 > 0.10
 		g := gate(h)
 		for _, want := range []string{"FAIL (decided)", "validated 0.333", "invalid 0.500", "uncategorized 0.167 =0", "≥0.90", "≤0.10"} {
@@ -390,7 +390,7 @@ func TestGatePanel(t *testing.T) {
 		}
 	})
 	t.Run("pass decided before the end", func(t *testing.T) {
-		h := newHarness(t, TUIOptions{})
+		h := newHarness(t, Options{})
 		var evs []engine.Event
 		for i := range 20 {
 			evs = append(evs, engine.Event{Kind: engine.EventQueued, Index: i, Total: 20, URL: fmt.Sprintf("https://h%d.test/", i), CID: fmt.Sprint(i)})
@@ -409,7 +409,7 @@ func TestGatePanel(t *testing.T) {
 }
 
 func TestFilterSearchSort(t *testing.T) {
-	h := newHarness(t, TUIOptions{})
+	h := newHarness(t, Options{})
 	h.script()
 	h.finishSlow(engine.StatusValid)
 	shown := func() []string {
@@ -491,7 +491,7 @@ func TestFilterSearchSort(t *testing.T) {
 }
 
 func TestCursorFollowsRowAcrossResort(t *testing.T) {
-	h := newHarness(t, TUIOptions{})
+	h := newHarness(t, Options{})
 	h.script()
 	h.key("down")
 	h.key("down") // blocked.example.com
@@ -502,7 +502,7 @@ func TestCursorFollowsRowAcrossResort(t *testing.T) {
 }
 
 func TestDetailView(t *testing.T) {
-	h := newHarness(t, TUIOptions{})
+	h := newHarness(t, Options{})
 	h.script()
 	h.key("enter") // first row: the valid one
 	if h.m.state != viewDetail {
@@ -567,7 +567,7 @@ func TestDetailView(t *testing.T) {
 }
 
 func TestDetailUpdatesLive(t *testing.T) {
-	h := newHarness(t, TUIOptions{})
+	h := newHarness(t, Options{})
 	h.script()
 	h.key("end") // slow.example.io, still in flight
 	h.key("enter")
@@ -582,7 +582,7 @@ func TestDetailUpdatesLive(t *testing.T) {
 
 func TestCompletionShowsArtifactsAndVerdict(t *testing.T) {
 	oc := make(chan Outcome, 1)
-	h := newHarness(t, TUIOptions{Outcome: oc})
+	h := newHarness(t, Options{Outcome: oc})
 	h.script()
 	h.finishSlow(engine.StatusValid)
 	cmd := h.send(streamClosedMsg{src: h.m.events})
@@ -615,7 +615,7 @@ func TestCompletionShowsArtifactsAndVerdict(t *testing.T) {
 
 func TestCompletionShowsError(t *testing.T) {
 	oc := make(chan Outcome, 1)
-	h := newHarness(t, TUIOptions{Outcome: oc})
+	h := newHarness(t, Options{Outcome: oc})
 	h.events(0, queued(uValid, 1))
 	boom := &engine.Error{Code: "WRITE_FAILED", Message: "cannot write citations.jsonl"}
 	h.complete(Outcome{Err: boom}, oc)
@@ -657,7 +657,7 @@ func TestRerunResetsBlockedRows(t *testing.T) {
 	rerunEvents := make(chan engine.Event)
 	rerunOutcome := make(chan Outcome, 1)
 	calls := 0
-	h := newHarness(t, TUIOptions{Outcome: oc, Rerun: func() (<-chan engine.Event, <-chan Outcome) {
+	h := newHarness(t, Options{Outcome: oc, Rerun: func() (<-chan engine.Event, <-chan Outcome) {
 		calls++
 		return rerunEvents, rerunOutcome
 	}})
@@ -707,7 +707,7 @@ func TestRerunResetsBlockedRows(t *testing.T) {
 
 func TestRerunUnavailable(t *testing.T) {
 	oc := make(chan Outcome, 1)
-	h := newHarness(t, TUIOptions{Outcome: oc})
+	h := newHarness(t, Options{Outcome: oc})
 	h.script()
 	h.finishSlow(engine.StatusValid)
 	h.complete(Outcome{Summary: sampleSummary("fail")}, oc)
@@ -723,7 +723,7 @@ func TestRerunUnavailable(t *testing.T) {
 }
 
 func TestHelpToggle(t *testing.T) {
-	h := newHarness(t, TUIOptions{})
+	h := newHarness(t, Options{})
 	short := h.view()
 	h.key("?")
 	full := h.view()
@@ -739,7 +739,7 @@ func TestHelpToggle(t *testing.T) {
 
 func TestQuitKeys(t *testing.T) {
 	for _, k := range []string{"q", "ctrl+c"} {
-		h := newHarness(t, TUIOptions{})
+		h := newHarness(t, Options{})
 		h.script()
 		cmd := h.send(keyMsg(k))
 		if cmd == nil || cmd() != tea.Quit() {
@@ -750,7 +750,7 @@ func TestQuitKeys(t *testing.T) {
 		}
 	}
 	// ctrl+c quits even from the search box.
-	h := newHarness(t, TUIOptions{})
+	h := newHarness(t, Options{})
 	h.key("/")
 	if cmd := h.send(keyMsg("ctrl+c")); cmd == nil || cmd() != tea.Quit() {
 		t.Error("ctrl+c in the search box did not quit")
@@ -758,7 +758,7 @@ func TestQuitKeys(t *testing.T) {
 }
 
 func TestResizeReflows(t *testing.T) {
-	h := newHarness(t, TUIOptions{Simulated: true})
+	h := newHarness(t, Options{Simulated: true})
 	h.script()
 	for _, size := range [][2]int{{100, 30}, {60, 20}, {140, 45}, {40, 12}} {
 		h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
@@ -793,7 +793,7 @@ func TestResizeReflows(t *testing.T) {
 }
 
 func TestTenThousandRowsRenderVisibleWindow(t *testing.T) {
-	h := newHarness(t, TUIOptions{})
+	h := newHarness(t, Options{})
 	h.events(0, bigQueue(10000)...)
 	v := h.view()
 	if n := strings.Count(v, "\n") + 1; n != 30 {
@@ -825,7 +825,7 @@ func bigQueue(n int) []engine.Event {
 }
 
 func TestControlCharactersAreNeutralised(t *testing.T) {
-	h := newHarness(t, TUIOptions{})
+	h := newHarness(t, Options{})
 	h.events(0, queued(uValid, 1))
 	h.events(0, finished(uValid, "offline-fixture", engine.Citation{Status: engine.StatusValid, Title: "evil\x1b[2J\x1b]0;pwn\atitle"}))
 	if v := h.view(); strings.ContainsAny(v, "\x1b\a") {
@@ -859,35 +859,35 @@ func (e mapEnv) Environ() []string {
 
 func (e mapEnv) Getenv(k string) string { return e[k] }
 
-// RunTUI
+// Run
 
-func TestRunTUIQuitBeforeCompletion(t *testing.T) {
+func TestRunQuitBeforeCompletion(t *testing.T) {
 	events := make(chan engine.Event) // never closed: the run is still going
 	var out bytes.Buffer
 	done := make(chan struct{})
-	var res TUIResult
+	var res Result
 	var err error
 	go func() {
 		defer close(done)
-		res, err = RunTUI(context.Background(), events, strings.NewReader("q"), &out, TUIOptions{RunID: "r"})
+		res, err = Run(context.Background(), events, strings.NewReader("q"), &out, Options{RunID: "r"})
 	}()
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second):
-		t.Fatal("RunTUI did not return after q")
+		t.Fatal("Run did not return after q")
 	}
 	if err != nil || res.Completed || res.Summary != nil {
-		t.Errorf("RunTUI = %+v, %v", res, err)
+		t.Errorf("Run = %+v, %v", res, err)
 	}
 }
 
-func TestRunTUIContextCancel(t *testing.T) {
+func TestRunContextCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe() // input that never types anything
 	defer pw.Close()
 	done := make(chan error, 1)
 	go func() {
-		_, err := RunTUI(ctx, make(chan engine.Event), pr, io.Discard, TUIOptions{})
+		_, err := Run(ctx, make(chan engine.Event), pr, io.Discard, Options{})
 		done <- err
 	}()
 	time.Sleep(50 * time.Millisecond)
@@ -898,11 +898,11 @@ func TestRunTUIContextCancel(t *testing.T) {
 			t.Errorf("err = %v, want context.Canceled", err)
 		}
 	case <-time.After(5 * time.Second):
-		t.Fatal("RunTUI did not return after cancellation")
+		t.Fatal("Run did not return after cancellation")
 	}
 }
 
-func TestRunTUICompletes(t *testing.T) {
+func TestRunCompletes(t *testing.T) {
 	events := make(chan engine.Event, 8)
 	oc := make(chan Outcome, 1)
 	events <- queued(uValid, 1)
@@ -913,11 +913,11 @@ func TestRunTUICompletes(t *testing.T) {
 	defer pw.Close()
 	out := &syncBuffer{}
 	done := make(chan struct{})
-	var res TUIResult
+	var res Result
 	var err error
 	go func() {
 		defer close(done)
-		res, err = RunTUI(context.Background(), events, pr, out, TUIOptions{Outcome: oc})
+		res, err = Run(context.Background(), events, pr, out, Options{Outcome: oc})
 	}()
 	// Quit only once the outcome is on screen; an earlier q would race it.
 	teatest.WaitFor(t, out, func(b []byte) bool { return bytes.Contains(b, []byte("Run complete")) },
@@ -925,7 +925,7 @@ func TestRunTUICompletes(t *testing.T) {
 	_, _ = pw.Write([]byte("q"))
 	<-done
 	if err != nil || !res.Completed || res.Summary == nil || !res.Summary.Passed() {
-		t.Errorf("RunTUI = %+v, %v", res, err)
+		t.Errorf("Run = %+v, %v", res, err)
 	}
 }
 
@@ -954,7 +954,7 @@ func TestTeatestEndToEnd(t *testing.T) {
 	clk := newClock()
 	events := make(chan engine.Event, 64)
 	oc := make(chan Outcome, 1)
-	m := NewModel(events, TUIOptions{RunID: "run-e2e", Mode: "online", Tier: "standard", Simulated: true, Outcome: oc, Now: clk.Now})
+	m := NewModel(events, Options{RunID: "run-e2e", Mode: "online", Tier: "standard", Simulated: true, Outcome: oc, Now: clk.Now})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 
 	events <- engine.Event{Kind: engine.EventStage, Stage: "validate"}
@@ -996,10 +996,10 @@ func TestTeatestEndToEnd(t *testing.T) {
 	}
 }
 
-// GOLDEN SCREENS (go test ./ui -run Golden -update rewrites them)
+// GOLDEN SCREENS (go test ./ui/tui -run Golden -update rewrites them)
 
 func goldenHarness(t *testing.T, oc chan Outcome) *harness {
-	h := newHarness(t, TUIOptions{RunID: "run-0001", Mode: "online", Tier: "standard", Simulated: true, Outcome: oc,
+	h := newHarness(t, Options{RunID: "run-0001", Mode: "online", Tier: "standard", Simulated: true, Outcome: oc,
 		Rerun: func() (<-chan engine.Event, <-chan Outcome) { return nil, nil }})
 	h.script()
 	return h
@@ -1031,7 +1031,7 @@ func TestColourScreenKeepsLayout(t *testing.T) {
 	r.SetColorProfile(termenv.TrueColor)
 	clk := newClock()
 	ch := make(chan engine.Event)
-	h := &harness{t: t, m: newModel(ch, TUIOptions{Simulated: true, Now: clk.Now}, newStyles(r)), ch: ch, clk: clk}
+	h := &harness{t: t, m: newModel(ch, Options{Simulated: true, Now: clk.Now}, newStyles(r)), ch: ch, clk: clk}
 	h.send(tea.WindowSizeMsg{Width: 90, Height: 25})
 	h.script()
 	for _, state := range []string{"list", "detail"} {
@@ -1058,7 +1058,7 @@ func TestColourScreenKeepsLayout(t *testing.T) {
 // would call valid is listed among the citation's attempts, with its
 // outcome, and a warning event shows above the table.
 func TestDetailShowsSiteProbe(t *testing.T) {
-	h := newHarness(t, TUIOptions{})
+	h := newHarness(t, Options{})
 	h.events(0, engine.Event{Kind: engine.EventStage, Stage: "validate"}, queued(uValid, 1),
 		engine.Event{Kind: engine.EventWarning, Total: 1, Detail: "bright_data is never used: provider failed (refusing to send credentials over plain http to http://api.example)"})
 	h.events(10*time.Millisecond, attempt(uValid, "direct_fetch", 1))
@@ -1083,7 +1083,7 @@ func TestDetailShowsSiteProbe(t *testing.T) {
 // warnings; the screen shows the first few and a count, and a rerun's
 // repeats are shown once.
 func TestWarningsBoundedAndOnce(t *testing.T) {
-	h := newHarness(t, TUIOptions{})
+	h := newHarness(t, Options{})
 	var evs []engine.Event
 	for round := 0; round < 2; round++ { // the rerun reports them again
 		for i := range 6 {
@@ -1106,7 +1106,7 @@ func TestWarningsBoundedAndOnce(t *testing.T) {
 
 	// Four warnings are shown in full: a "1 more" line would hide as much
 	// as it says.
-	h = newHarness(t, TUIOptions{})
+	h = newHarness(t, Options{})
 	h.events(0, append([]engine.Event{{Kind: engine.EventStage, Stage: "validate"}, queued(uValid, 1)}, evs[:4]...)...)
 	if v := h.view(); !strings.Contains(v, "/items/3:") || strings.Contains(v, "more warnings") {
 		t.Errorf("four warnings:\n%s", v)

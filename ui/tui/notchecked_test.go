@@ -1,4 +1,4 @@
-package ui
+package tui
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ import (
 // warning above the table, not a bare FAIL that reads like bad citations.
 func TestGateLineNotChecked(t *testing.T) {
 	oc := make(chan Outcome, 1)
-	h := newHarness(t, TUIOptions{Outcome: oc})
+	h := newHarness(t, Options{Outcome: oc})
 	h.script()
 	h.finishSlow(engine.StatusBlocked)
 	w := "network unreachable: none of the 2 URLs checked online reached a server (every DNS lookup or connection failed)"
@@ -32,7 +32,7 @@ func TestGateLineNotChecked(t *testing.T) {
 // sources says so in the header, not only in the warnings.
 func TestGateLinePartlyNotChecked(t *testing.T) {
 	oc := make(chan Outcome, 1)
-	h := newHarness(t, TUIOptions{Outcome: oc})
+	h := newHarness(t, Options{Outcome: oc})
 	h.script()
 	h.finishSlow(engine.StatusValid)
 	sum := sampleSummary("pass")

@@ -1,4 +1,4 @@
-package ui
+package tui
 
 import (
 	"strings"
@@ -9,7 +9,34 @@ import (
 
 // The vocabulary both front ends use for `run --verify`'s claims: the
 // headless progress lines and the terminal UI's claims list say the same
-// thing in the same words.
+// thing in the same words. The exported functions below are the part the
+// headless printer (package ui) borrows.
+
+// VerdictWord names a verify.json entry's verdict as both front ends spell
+// it: "supported", "unsupported", "uncertain", "judge error" or "not judged".
+func VerdictWord(vc verify.Citation) string { return verdictOf(vc).word() }
+
+// NotJudged is why no judge read the entry's source, in a few words, or ""
+// when a judge was asked (a judge error included: VerdictCell says that).
+func NotJudged(vc verify.Citation) string {
+	if verdictOf(vc) != verdictNotJudged {
+		return ""
+	}
+	return notJudgedReason(vc)
+}
+
+// VerdictCell is the claims list's verdict column for an entry.
+func VerdictCell(vc verify.Citation) string { return verdictCell(vc) }
+
+// GateCell is the Gate C status the run gave a claim's source (see
+// gateCell).
+func GateCell(status engine.Status, url string) string { return gateCell(status, url) }
+
+// OneLine makes text fit a single row (see oneLine).
+func OneLine(s string) string { return oneLine(s) }
+
+// Truncate cuts s to at most w terminal cells, marking the cut with "…".
+func Truncate(s string, w int) string { return truncate(s, w) }
 
 // claimVerdict is what a claim's row shows: one of the judge's three
 // outcomes, that the judge was asked and failed, or that no judge read the

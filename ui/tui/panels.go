@@ -1,6 +1,6 @@
 // The panels above the table: banner, header and counts, the Gate C line, the status line and the completion panel.
 
-package ui
+package tui
 
 import (
 	"fmt"
@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/citegate/citegate/engine"
+	"github.com/citegate/citegate/engine/verify"
 )
 
 func (m Model) bannerLines() []string {
@@ -229,7 +230,7 @@ func (m Model) completionLines() []string {
 			}
 		}
 		if v := m.summary.Verify; v != nil {
-			lines = append(lines, "  "+fit(verifyLine(v), max(10, w-2)))
+			lines = append(lines, "  "+fit(VerifyLine(v), max(10, w-2)))
 		}
 	}
 	if n := len(m.claims.rows); n > 0 && m.pane == paneURLs {
@@ -340,4 +341,28 @@ func clipLines(s string, w, h int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// VerifyLine sums up run --verify's result in one line, for the terminal
+// UI's outcome panel and the line package ui leaves on stderr once the UI
+// has closed.
+func VerifyLine(v *verify.Result) string {
+	if v.Passed == nil {
+		return fmt.Sprintf("Verify (--verify): %s · citations/verify.json", v.Reason)
+	}
+	verdict := "passed"
+	if !*v.Passed {
+		verdict = "NOT passed"
+	}
+	uncertain := ""
+	if v.TotalUncertain > 0 {
+		// Left out of overall_score: the judge could not tell.
+		uncertain = fmt.Sprintf(" (%d uncertain)", v.TotalUncertain)
+	}
+	if v.TotalJudgeErrors > 0 {
+		// Left out too: the judge gave no answer.
+		uncertain += fmt.Sprintf(" (%d judge error(s))", v.TotalJudgeErrors)
+	}
+	return fmt.Sprintf("Verify (--verify): %s, %d/%d resolved source(s) support their claims%s · citations/verify.json",
+		verdict, v.TotalSupported, v.TotalResolved, uncertain)
 }

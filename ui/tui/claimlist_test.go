@@ -1,4 +1,4 @@
-package ui
+package tui
 
 import (
 	"bytes"
@@ -13,46 +13,9 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/citegate/citegate/engine"
 	"github.com/citegate/citegate/engine/verify"
+	"github.com/citegate/citegate/ui/internal/uitest"
 	"github.com/muesli/termenv"
 )
-
-// The scripted verify step: five claims, one per verdict and two reasons
-// for not judging, as engine.EventVerified reports them.
-const (
-	claimSupported     = "Cold-climate heat pumps now keep a seasonal coefficient of performance of about 2.5 even when winter temperatures fall to minus 20 degrees Celsius."
-	passageSupported   = "Cold-climate heat pump field study\nOver three winters we monitored 412 air-source heat pumps in homes in Minnesota, Maine and northern Sweden.\nThe units kept a seasonal coefficient of performance of 2.5 on average, and stayed above 1.8 even on days when outdoor temperatures fell to minus 20 degrees Celsius."
-	rationaleSupported = "every fact of the claim is on the page: 2.5, minus 20 degrees Celsius, seasonal coefficient of performance"
-)
-
-func judged(verdict string, supported bool, conf float64, rationale string) *verify.JudgeVerdict {
-	zero := 0.0
-	return &verify.JudgeVerdict{Verdict: verdict, Supported: supported, Confidence: conf, Rationale: rationale, CostUSD: &zero, LatencyMS: 3}
-}
-
-func verifiedEvent(i, total int, url string, gate engine.Status, raw, claim, passage string, vc verify.Citation) engine.Event {
-	vc.Citation = verify.CitationRef{Raw: raw, Kind: "numbered", Identifier: strings.Trim(raw, "[]"), OffsetStart: 100 * (i + 1), OffsetEnd: 100*(i+1) + len(raw)}
-	return engine.Event{Kind: engine.EventVerified, Index: i, Total: total, URL: url,
-		Verified: &engine.VerifiedClaim{Claim: claim, Citation: vc, GateC: gate, Passage: passage, PassageBytes: len(passage)}}
-}
-
-func claimScript() []engine.Event {
-	const n = 5
-	return []engine.Event{
-		verifiedEvent(0, n, "http://research.heat.example/cold-climate-study", engine.StatusValid, "[1]", claimSupported, passageSupported,
-			verify.Citation{ResolveStatus: "ok", Source: &verify.SourceInfo{URL: "http://research.heat.example/cold-climate-study", Status: 200, ContentType: "text/html", BytesFetched: 657},
-				Judge: judged("supported", true, 0.82, rationaleSupported)}),
-		verifiedEvent(1, n, "http://news.heat.example/norway-trials", engine.StatusValid, "[2]", "Field trials in Norway reported that installed heat pumps cut household heating bills by 80 percent.", "Bills fell by 30 percent.",
-			verify.Citation{ResolveStatus: "ok", Source: &verify.SourceInfo{URL: "http://news.heat.example/norway-trials", Status: 200, ContentType: "text/html", BytesFetched: 634},
-				Judge: judged("unsupported", false, 0.7, "the page gives 30 percent for the same quantity, not 80 percent")}),
-		verifiedEvent(2, n, "http://grid.heat.example/annual-update", "", "[3]", "Installation costs fell by a third between 2019 and 2024.", "Annual update of the grid operator.",
-			verify.Citation{ResolveStatus: "ok", Source: &verify.SourceInfo{URL: "http://grid.heat.example/annual-update", Status: 200, ContentType: "text/html", BytesFetched: 658},
-				Judge: judged("uncertain", false, 0.4, "found installation but not a third, 2019 or 2024")}),
-		verifiedEvent(3, n, "https://www.science.org/doi/10.1126/science.adg7942", engine.StatusBlocked, "[4]", "Solid-state cells suppress dendrites.", "",
-			verify.Citation{ResolveStatus: "error", ResolveError: &verify.ResolveError{Kind: "not_citable", Message: "citations.jsonl marks this source blocked: synthesis must not cite it"}}),
-		verifiedEvent(4, n, "", "", "[5]", "Costs fell by a third.", "",
-			verify.Citation{ResolveStatus: "skipped", ResolveError: &verify.ResolveError{Kind: "unresolvable_kind", Message: "no source to fetch"}}),
-	}
-}
 
 // lineWith returns the screen line holding text.
 func (h *harness) lineWith(text string) string {
@@ -71,7 +34,7 @@ func (h *harness) lineWith(text string) string {
 // no judge read it), the source's Gate C status and the claim, and the
 // tally above it follows.
 func TestClaimsListFillsLive(t *testing.T) {
-	h := newHarness(t, TUIOptions{Verify: true})
+	h := newHarness(t, Options{Verify: true})
 	h.script()
 	h.finishSlow(engine.StatusValid)
 	h.key("v")
@@ -79,7 +42,7 @@ func TestClaimsListFillsLive(t *testing.T) {
 		t.Fatalf("v did not open the empty claims list:\n%s", h.view())
 	}
 	h.events(0, engine.Event{Kind: engine.EventStage, Stage: "verify"})
-	script := claimScript()
+	script := uitest.ClaimScript()
 	for i, ev := range script {
 		h.events(10*time.Millisecond, ev)
 		if got := len(h.m.claims.rows); got != i+1 {
@@ -118,8 +81,8 @@ func TestClaimsListFillsLive(t *testing.T) {
 // Gate C status, resolve status, verdict, confidence, rationale and the
 // passage the judge read, wrapped; esc goes back to the claims list.
 func TestClaimDetailShowsVerdictRationalePassage(t *testing.T) {
-	h := newHarness(t, TUIOptions{Verify: true})
-	h.events(0, append([]engine.Event{{Kind: engine.EventStage, Stage: "verify"}}, claimScript()...)...)
+	h := newHarness(t, Options{Verify: true})
+	h.events(0, append([]engine.Event{{Kind: engine.EventStage, Stage: "verify"}}, uitest.ClaimScript()...)...)
 	h.key("v")
 	h.key("enter")
 	if h.m.state != viewClaimDetail {
@@ -188,7 +151,7 @@ func helpNames(screen, key, desc string) bool {
 // URLs and the claims, and back; the footer and the full help name it.
 // A run that verifies nothing keeps v out of the help and ignores it.
 func TestClaimsKeySwitchesViews(t *testing.T) {
-	h := newHarness(t, TUIOptions{Verify: true})
+	h := newHarness(t, Options{Verify: true})
 	h.script()
 	if !strings.Contains(h.view(), "v claims") || !strings.Contains(h.view(), "v: 0 claim(s)") {
 		t.Errorf("footer or status line does not name v:\n%s", h.view())
@@ -217,20 +180,20 @@ func TestClaimsKeySwitchesViews(t *testing.T) {
 	}
 
 	// Without --verify: no v in the help, and v does nothing…
-	h = newHarness(t, TUIOptions{})
+	h = newHarness(t, Options{})
 	h.script()
 	h.key("v")
 	if h.m.pane != paneURLs || strings.Contains(h.view(), "v claims") {
 		t.Errorf("v without --verify:\n%s", h.view())
 	}
 	// …until a claim arrives (a stream with claims needs no option).
-	h.events(0, claimScript()[0])
+	h.events(0, uitest.ClaimScript()[0])
 	h.key("v")
 	if h.m.pane != paneClaims {
 		t.Error("a claim on the stream did not make v available")
 	}
 	// v is a letter in the search box.
-	h = newHarness(t, TUIOptions{Verify: true})
+	h = newHarness(t, Options{Verify: true})
 	h.script()
 	h.key("/")
 	h.typeText("v")
@@ -247,10 +210,10 @@ func TestClaimsPlainAt80Columns(t *testing.T) {
 	r := lipgloss.NewRenderer(io.Discard, termenv.WithEnvironment(env), termenv.WithTTY(true))
 	clk := newClock()
 	ch := make(chan engine.Event)
-	h := &harness{t: t, m: newModel(ch, TUIOptions{Verify: true, Simulated: true, Now: clk.Now}, newStyles(r)), ch: ch, clk: clk}
+	h := &harness{t: t, m: newModel(ch, Options{Verify: true, Simulated: true, Now: clk.Now}, newStyles(r)), ch: ch, clk: clk}
 	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	h.script()
-	h.events(0, append([]engine.Event{{Kind: engine.EventStage, Stage: "verify"}}, claimScript()...)...)
+	h.events(0, append([]engine.Event{{Kind: engine.EventStage, Stage: "verify"}}, uitest.ClaimScript()...)...)
 	h.key("v")
 	check := func(state string) {
 		t.Helper()
@@ -303,7 +266,7 @@ func TestTeatestClaimsLive(t *testing.T) {
 	clk := newClock()
 	events := make(chan engine.Event, 64)
 	oc := make(chan Outcome, 1)
-	m := NewModel(events, TUIOptions{RunID: "run-e2e", Mode: "online", Tier: "standard", Outcome: oc, Now: clk.Now, Verify: true})
+	m := NewModel(events, Options{RunID: "run-e2e", Mode: "online", Tier: "standard", Outcome: oc, Now: clk.Now, Verify: true})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	wait := func(what string, ok func([]byte) bool) {
 		t.Helper()
@@ -316,7 +279,7 @@ func TestTeatestClaimsLive(t *testing.T) {
 	tm.Send(keyMsg("v"))
 	wait("the empty claims list", func(b []byte) bool { return bytes.Contains(b, []byte("waiting for the verify step")) })
 
-	script := claimScript()
+	script := uitest.ClaimScript()
 	events <- engine.Event{Kind: engine.EventStage, Stage: "verify"}
 	events <- script[0]
 	wait("the first claim", func(b []byte) bool { return bytes.Contains(b, []byte("✓ supported")) })

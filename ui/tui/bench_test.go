@@ -1,4 +1,4 @@
-package ui
+package tui
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ func benchModel(b *testing.B, n int, sort int) (Model, []engine.Event) {
 	b.Helper()
 	clk := newClock()
 	ch := make(chan engine.Event)
-	m := NewModel(ch, TUIOptions{RunID: "bench", Mode: "online", Tier: "standard", Now: clk.Now})
+	m := NewModel(ch, Options{RunID: "bench", Mode: "online", Tier: "standard", Now: clk.Now})
 	tm, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = tm.(Model)
 	evs := bigQueue(n)

@@ -1,4 +1,4 @@
-package ui
+package tui
 
 import (
 	"context"
@@ -18,8 +18,8 @@ import (
 
 // ENTRY POINT
 
-// TUIOptions configures the terminal UI.
-type TUIOptions struct {
+// Options configures the terminal UI.
+type Options struct {
 	// RunID, Mode and Tier are shown in the header.
 	RunID, Mode, Tier string
 	// Simulated shows the "SIMULATED WEB" banner: the run talks to the
@@ -47,8 +47,8 @@ type Outcome struct {
 	Err     error
 }
 
-// TUIResult is how the operator left the UI.
-type TUIResult struct {
+// Result is how the operator left the UI.
+type Result struct {
 	// Completed reports whether the latest stream (the run, or the last
 	// rerun) closed and delivered its outcome before the operator quit.
 	Completed bool
@@ -59,16 +59,16 @@ type TUIResult struct {
 	Err     error
 }
 
-// RunTUI runs the UI over events until the operator quits. ctx cancellation
-// also ends it, and then RunTUI returns ctx's error. Quitting before the run
+// Run runs the UI over events until the operator quits. ctx cancellation
+// also ends it, and then Run returns ctx's error. Quitting before the run
 // completes returns promptly with Completed=false; the caller cancels the
 // workers. The UI owns in (nil means stdin) and out, in the alternate
 // screen, and prints nothing anywhere else.
-func RunTUI(ctx context.Context, events <-chan engine.Event, in io.Reader, out io.Writer, opts TUIOptions) (TUIResult, error) {
+func Run(ctx context.Context, events <-chan engine.Event, in io.Reader, out io.Writer, opts Options) (Result, error) {
 	if out == nil {
-		return TUIResult{}, errors.New("terminal UI: no output")
+		return Result{}, errors.New("terminal UI: no output")
 	}
-	// inner also ends when RunTUI returns, which releases the Cmd goroutines
+	// inner also ends when Run returns, which releases the Cmd goroutines
 	// still blocked on the event or outcome channels after a quit.
 	inner, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -84,7 +84,7 @@ func RunTUI(ctx context.Context, events <-chan engine.Event, in io.Reader, out i
 		popts = append(popts, tea.WithInput(in))
 	}
 	final, err := tea.NewProgram(m, popts...).Run()
-	res := TUIResult{}
+	res := Result{}
 	if fm, ok := final.(Model); ok {
 		res = fm.Result()
 	}
@@ -203,7 +203,7 @@ const (
 // always go to the lists, even while a detail view is open.
 type Model struct {
 	c           *common
-	opts        TUIOptions
+	opts        Options
 	state       viewState
 	pane        pane
 	list        listModel
@@ -235,12 +235,12 @@ type Model struct {
 }
 
 // NewModel returns the root model over events. Styles use lipgloss's
-// default renderer; RunTUI replaces them with one bound to its output.
-func NewModel(events <-chan engine.Event, opts TUIOptions) Model {
+// default renderer; Run replaces them with one bound to its output.
+func NewModel(events <-chan engine.Event, opts Options) Model {
 	return newModel(events, opts, newStyles(lipgloss.DefaultRenderer()))
 }
 
-func newModel(events <-chan engine.Event, opts TUIOptions, st *styles) Model {
+func newModel(events <-chan engine.Event, opts Options, st *styles) Model {
 	now := opts.Now
 	if now == nil {
 		now = time.Now
@@ -267,9 +267,9 @@ func (m Model) Init() tea.Cmd {
 	return tea.Batch(waitForEvents(m.events, m.stop), m.spin.Tick)
 }
 
-// Result reports how the session ended (see TUIResult).
-func (m Model) Result() TUIResult {
-	return TUIResult{Completed: m.completed, Summary: m.summary, Err: m.runErr}
+// Result reports how the session ended (see Result).
+func (m Model) Result() Result {
+	return Result{Completed: m.completed, Summary: m.summary, Err: m.runErr}
 }
 
 // Update handles one message. Engine events are applied in batches; keys

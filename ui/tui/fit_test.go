@@ -1,4 +1,4 @@
-package ui
+package tui
 
 import (
 	"strings"
@@ -23,7 +23,7 @@ func completedAt(t *testing.T, w, h int) *harness {
 }
 
 // Issue 14: golden screens of the completed run at 80×24 and 120×40
-// (`go test ./ui -run Golden -update` rewrites them).
+// (`go test ./ui/tui -run Golden -update` rewrites them).
 func TestGoldenCompleted80x24(t *testing.T) {
 	golden.RequireEqual(t, []byte(completedAt(t, 80, 24).view()))
 }
@@ -90,7 +90,7 @@ func TestRerunKeepsRowsItDoesNotRecheck(t *testing.T) {
 	oc := make(chan Outcome, 1)
 	rerunEvents := make(chan engine.Event)
 	rerunOutcome := make(chan Outcome, 1)
-	h := newHarness(t, TUIOptions{Outcome: oc, Rerun: func() (<-chan engine.Event, <-chan Outcome) { return rerunEvents, rerunOutcome }})
+	h := newHarness(t, Options{Outcome: oc, Rerun: func() (<-chan engine.Event, <-chan Outcome) { return rerunEvents, rerunOutcome }})
 	h.script()
 	h.finishSlow(engine.StatusValid)
 	h.complete(Outcome{Summary: sampleSummary("fail")}, oc)
@@ -127,7 +127,7 @@ func TestRerunKeepsRowsItDoesNotRecheck(t *testing.T) {
 // only at the screen's edge, and its lines put together give the URL.
 func TestDetailURLsAreNotBrokenAtHyphens(t *testing.T) {
 	const long = "https://app.fleet-dashboards.example/reports/2026/fleet-electrification-and-charging-infrastructure-survey"
-	hs := newHarness(t, TUIOptions{})
+	hs := newHarness(t, Options{})
 	hs.send(tea.WindowSizeMsg{Width: 60, Height: 30})
 	hs.events(0, engine.Event{Kind: engine.EventStage, Stage: "validate"}, queued(long, 1))
 	hs.events(time.Millisecond, finished(long, "direct_fetch", engine.Citation{Status: engine.StatusValid, URL: long}))
