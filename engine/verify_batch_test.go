@@ -34,6 +34,8 @@ type fakeBatchJudge struct {
 	requests [][]string
 	// malformed makes every batch answer carry one verdict only.
 	malformed bool
+	// chars counts the characters of the prompts (system and user text).
+	chars int
 }
 
 var (
@@ -43,6 +45,7 @@ var (
 
 func (f *fakeBatchJudge) serve(w http.ResponseWriter, r *http.Request) {
 	var req struct {
+		System   string `json:"system"`
 		Messages []struct {
 			Content json.RawMessage `json:"content"`
 		} `json:"messages"`
@@ -52,6 +55,10 @@ func (f *fakeBatchJudge) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	user := userText(req.Messages[len(req.Messages)-1].Content)
+	chars := len([]rune(req.System))
+	for _, m := range req.Messages {
+		chars += len([]rune(userText(m.Content)))
+	}
 	var claims []string
 	var text string
 	if _, list, ok := strings.Cut(user, "\nCLAIMS:\n"); ok {
@@ -71,6 +78,7 @@ func (f *fakeBatchJudge) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	f.requests = append(f.requests, claims)
+	f.chars += chars
 	f.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	if r.URL.Path == "/v1/messages" {
@@ -158,6 +166,7 @@ func TestVerifyBatchesClaimsBySource(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			t.Logf("%d requests, %d prompt characters, %d per claim", len(f.requests), f.chars, f.chars/len(res.Citations))
 			if got := verdicts(res); !slices.Equal(got, want) {
 				t.Errorf("verdicts %v, want %v", got, want)
 			}
