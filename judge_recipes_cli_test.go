@@ -163,6 +163,14 @@ func (f *fakeModelServer) serve(w http.ResponseWriter, r *http.Request) {
 	f.judged++
 	f.mu.Unlock()
 	verdict := `{"supported": true, "confidence": 0.9, "rationale": "The report states it."}`
+	// A batch (claims numbered after "CLAIMS:") gets one verdict per claim.
+	if _, claims, ok := strings.Cut(req.Messages[len(req.Messages)-1].Content, "\nCLAIMS:\n"); ok {
+		var items []string
+		for i := range strings.Split(claims, "\n") {
+			items = append(items, fmt.Sprintf(`{"id": %d, %s`, i+1, verdict[1:]))
+		}
+		verdict = `{"verdicts": [` + strings.Join(items, ", ") + `]}`
+	}
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"id": "chatcmpl-1", "object": "chat.completion", "created": 1700000000, "model": req.Model,
 		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": verdict}, "finish_reason": "stop"}},
@@ -252,7 +260,8 @@ func TestJudgeRecipes(t *testing.T) {
 
 			code, stdout, stderr := invoke(t, append(recipeArgs(d, port, synthesis), web...)...)
 			v := decodeVerify(t, code, stdout, stderr)
-			if code != cli.ExitOK || v.TotalSupported != 3 || f.judged != 3 {
+			// The three claims cite one source: one batched call.
+			if code != cli.ExitOK || v.TotalSupported != 3 || f.judged != 1 {
 				t.Fatalf("exit %d, %d supported, %d judged\n%s\n%s", code, v.TotalSupported, f.judged, stdout, stderr)
 			}
 			for a := range f.auth {
@@ -260,7 +269,7 @@ func TestJudgeRecipes(t *testing.T) {
 					t.Errorf("the server received credential %q", a)
 				}
 			}
-			if f.auth["Bearer "+plantedJudgeKey] != 3 {
+			if f.auth["Bearer "+plantedJudgeKey] != 1 {
 				t.Errorf("credentials seen: %v, want the judge key on each call", f.auth)
 			}
 			for _, s := range []string{plantedOpenAIKey, plantedAnthropicKey, plantedJudgeKey} {
@@ -344,7 +353,13 @@ func TestJudgeTimeoutAndConcurrency(t *testing.T) {
 		t.Errorf("timeout: %+v\n%s", e, stdout)
 	}
 
-	synthesis = writeSynthesis(t, 8, "http://"+host+"/report")
+	// Eight sources, each cited once: eight calls (claims citing one
+	// source would share one).
+	var reports []string
+	for i := range 8 {
+		reports = append(reports, fmt.Sprintf("http://%s/report%d", host, i+1))
+	}
+	synthesis = writeSynthesis(t, 8, reports...)
 	for _, tc := range []struct{ flag, want int }{{1, 1}, {4, 4}} {
 		// A call the timeout cut may still be winding down on the server.
 		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {

@@ -58,6 +58,10 @@ type judgeSlot struct {
 	done    chan struct{}
 	v       judge.Verdict
 	err     error
+	// batch, when set, is the call that judges this entry with others: its
+	// verdict and error are the batch's k-th.
+	batch *batchRun
+	k     int
 }
 
 func newJudgeQueue(ctx context.Context, j judge.Judge, n int) *judgeQueue {
@@ -89,6 +93,37 @@ func (q *judgeQueue) judge(c parse.Citation, vc Citation, passage string, est fl
 		s.v, s.err = q.j.Judge(q.ctx, c.Claim, passage)
 		close(s.done)
 	}()
+	return q.flush(false)
+}
+
+// batch starts one call deciding claims against passage once a slot is
+// free; member queues each of its citations.
+func (q *judgeQueue) batch(bj judge.BatchJudge, claims []string, passage string) (*batchRun, error) {
+	select {
+	case q.sem <- struct{}{}:
+	case <-q.ctx.Done():
+		return nil, q.ctx.Err()
+	}
+	b := &batchRun{passage: passage, done: make(chan struct{})}
+	q.wg.Add(1)
+	go func() {
+		defer q.wg.Done()
+		defer func() { <-q.sem }()
+		b.vs, b.errs = bj.JudgeBatch(q.ctx, claims, passage)
+		close(b.done)
+	}()
+	return b, nil
+}
+
+// member queues the next citation of batch b. The batch's estimate is
+// carried by its first citation's entry, as its cost is by its verdict.
+func (q *judgeQueue) member(c parse.Citation, vc Citation, b *batchRun, est float64) error {
+	s := &judgeSlot{c: c, vc: vc, passage: b.passage, judged: true, done: b.done, batch: b, k: b.next}
+	if b.next == 0 {
+		s.est = est
+	}
+	b.next++
+	q.pending = append(q.pending, s)
 	return q.flush(false)
 }
 
@@ -130,6 +165,9 @@ func (q *judgeQueue) flush(wait bool) error {
 			}
 		}
 		q.pending = q.pending[1:]
+		if s.batch != nil {
+			s.v, s.err = s.batch.vs[s.k], s.batch.errs[s.k]
+		}
 		if !s.judged {
 			if err := q.settle(s.c, s.vc, s.passage); err != nil {
 				return err

@@ -257,35 +257,27 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 		return settle(c, vc, passage)
 	}
 	q.settle = settle
+	plan := planBatches(j, todo, func(c parse.Citation) bool {
+		st, _ := preflight(a, c, "")
+		return st == ""
+	})
 	for _, c := range todo {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		vc := Citation{Citation: CitationRef{Raw: netguard.RedactText(c.Raw), Kind: string(c.Kind),
 			Identifier: netguard.RedactText(c.Identifier), OffsetStart: c.OffsetStart, OffsetEnd: c.OffsetEnd}}
-		target := c.Target
-		switch {
-		case target == "":
-			vc.ResolveStatus = "skipped"
-			vc.ResolveError = &ResolveError{"unresolvable_kind", fmt.Sprintf("no source to fetch for %s citation %s: the document's references do not give a URL or DOI for it", c.Kind, vc.Citation.Raw)}
-		case notCitable(a.GateStatus, c):
-			st, _, _ := a.GateStatus(CitableKey(c))
-			vc.ResolveStatus = "error"
-			vc.ResolveError = &ResolveError{"not_citable", fmt.Sprintf("citations.jsonl marks this source %s: synthesis must not cite it", st)}
-		case !a.AllowFetch:
-			vc.ResolveStatus = "error"
-			vc.ResolveError = &ResolveError{KindFetchDisabled, "citation fetch is disabled; " + fetchOff(a)}
-		}
+		vc.ResolveStatus, vc.ResolveError = preflight(a, c, vc.Citation.Raw)
 		if vc.ResolveStatus != "" {
 			if err := q.done(c, vc, ""); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		src := sources[target]
+		src := sources[c.Target]
 		if src == nil {
-			src = resolveSource(ctx, guard, env.DOIResolver, target, c.TargetKind)
-			sources[target] = src
+			src = resolveSource(ctx, guard, env.DOIResolver, c.Target, c.TargetKind)
+			sources[c.Target] = src
 		}
 		if src.err != nil {
 			vc.ResolveStatus, vc.ResolveError = "error", src.err
@@ -301,21 +293,12 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 		info := src.info
 		vc.ResolveStatus, vc.Source = "ok", &info
 		res.TotalResolved++
-		passage := judgeText(j, src.text, c.Claim)
-		est := j.EstimateMaxCostUSD(c.Claim, passage)
-		over, err := q.overCap(est, costCap)
+		stop, err := judgeResolved(q, plan, j, c, vc, src.text, costCap)
 		if err != nil {
 			return nil, err
 		}
-		if over {
-			vc.ResolveError = &ResolveError{KindCostCap, fmt.Sprintf("total cost cap $%.2f would be exceeded by the next judge call", costCap)}
-			if err := q.done(c, vc, ""); err != nil {
-				return nil, err
-			}
+		if stop {
 			break
-		}
-		if err := q.judge(c, vc, passage, est); err != nil {
-			return nil, err
 		}
 	}
 	if err := q.drain(); err != nil {
@@ -333,6 +316,59 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 	}
 	res.Passed, res.Reason = outcome(res, fetchOff(a))
 	return res, nil
+}
+
+// preflight is the entry of a citation verify does not fetch (a status
+// and why), or "" for one it fetches; raw names the citation in messages.
+func preflight(a Args, c parse.Citation, raw string) (string, *ResolveError) {
+	switch {
+	case c.Target == "":
+		return "skipped", &ResolveError{"unresolvable_kind", fmt.Sprintf("no source to fetch for %s citation %s: the document's references do not give a URL or DOI for it", c.Kind, raw)}
+	case notCitable(a.GateStatus, c):
+		st, _, _ := a.GateStatus(CitableKey(c))
+		return "error", &ResolveError{"not_citable", fmt.Sprintf("citations.jsonl marks this source %s: synthesis must not cite it", st)}
+	case !a.AllowFetch:
+		return "error", &ResolveError{KindFetchDisabled, "citation fetch is disabled; " + fetchOff(a)}
+	}
+	return "", nil
+}
+
+// judgeResolved queues the judge call of c, whose source reads text: with
+// the other claims citing it in one batch when the plan has one (unless
+// the batch's estimate would pass the cost cap: its claims are then judged
+// one by one), else on its own. stop reports that the cost cap stopped
+// the run at c.
+func judgeResolved(q *judgeQueue, p *batchPlan, j judge.Judge, c parse.Citation, vc Citation, text string, costCap float64) (stop bool, err error) {
+	if b := p.runs[c.Target]; b != nil {
+		return false, q.member(c, vc, b, 0)
+	}
+	if claims := p.claims[c.Target]; claims != nil && !p.tried[c.Target] {
+		p.tried[c.Target] = true
+		passage, est := batchInput(j, text, claims)
+		over, err := q.overCap(est, costCap)
+		if err != nil {
+			return false, err
+		}
+		if !over {
+			b, err := q.batch(p.bj, claims, passage)
+			if err != nil {
+				return false, err
+			}
+			p.runs[c.Target] = b
+			return false, q.member(c, vc, b, est)
+		}
+	}
+	passage := judgeText(j, text, c.Claim)
+	est := j.EstimateMaxCostUSD(c.Claim, passage)
+	over, err := q.overCap(est, costCap)
+	if err != nil {
+		return false, err
+	}
+	if over {
+		vc.ResolveError = &ResolveError{KindCostCap, fmt.Sprintf("total cost cap $%.2f would be exceeded by the next judge call", costCap)}
+		return true, q.done(c, vc, "")
+	}
+	return false, q.judge(c, vc, passage, est)
 }
 
 // newUUID returns a random RFC 4122 version-4 UUID (seed 002's id).
