@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Near misses: lists of sources that the Sources rule (exactly "Sources" as
@@ -161,6 +163,10 @@ func nearMissCandidates(src []byte, titles titleSet) []NearMiss {
 // (ATX, or setext when underlined) or a label line naming a list of sources
 // that titles does not read.
 func nearMissLine(t, next []byte, paragraphStart bool, titles titleSet) (NearMiss, bool) {
+	if len(t) > 2*maxTitle {
+		// Longer than any title with its markup: prose, not a list's name.
+		return NearMiss{}, false
+	}
 	c := NearMiss{Text: string(t)}
 	if text, ok := atxHeading(t); ok {
 		return c, headingNearMiss(&c, text, titles)
@@ -172,7 +178,11 @@ func nearMissLine(t, next []byte, paragraphStart bool, titles titleSet) (NearMis
 		return c, false
 	}
 	words := strings.TrimSpace(strings.Trim(stripEmphasis(string(t)), ":： "))
-	if words == "" || !namesSources(words) {
+	// A list's name is a few words; a paragraph that leads into a list
+	// ("The sources we used were these:") is prose, whatever it names.
+	// A line holding a URL is an entry (a link reference definition, a
+	// bare link), not a name.
+	if words == "" || strings.Contains(words, "://") || len(strings.Fields(words)) > maxLabelWords || !namesSources(words) {
 		return c, false
 	}
 	c.Label = stripSectionNumber(words)
@@ -191,17 +201,41 @@ func headingNearMiss(c *NearMiss, text string, titles titleSet) bool {
 }
 
 // namesSources reports whether a title names a list of sources, the
-// singular included ("Source", "Reference").
+// singular included ("Source", "Reference"). Wave files repeat their
+// headings ("## Findings", "## Summary") from file to file, and the
+// vocabulary test is the costly part of the near-miss scan, so answers are
+// remembered, for a bounded number of titles.
 func namesSources(title string) bool {
-	return isRefTitle(title) || isRefTitle(title+"s")
+	if v, ok := namedTitles.Load(title); ok {
+		return v.(bool) //nolint:forcetypeassert // the map holds only bools
+	}
+	ok := isRefTitle(title) || isRefTitle(title+"s")
+	if namedTitlesN.Add(1) <= maxNamedTitles {
+		namedTitles.Store(title, ok)
+	}
+	return ok
 }
+
+// namedTitles remembers namesSources' answers (title → bool), at most
+// maxNamedTitles of them: a hostile corpus of unique headings costs no
+// more than it did.
+var (
+	namedTitles    sync.Map
+	namedTitlesN   atomic.Int64
+	maxNamedTitles int64 = 4096
+)
 
 // stripEmphasis removes the emphasis and code markers around words, as a
 // heading renders: "**References**" → "References".
 func stripEmphasis(s string) string {
-	s = strings.NewReplacer("**", "", "__", "").Replace(s)
-	return strings.Trim(s, "*_` \t")
+	return strings.Trim(emphasis.Replace(s), "*_` \t")
 }
+
+var emphasis = strings.NewReplacer("**", "", "__", "")
+
+// maxLabelWords is the most words a label line ("**Sources:**", "Works
+// cited:") may have.
+const maxLabelWords = 8
 
 // atxHeading returns an ATX heading's text, closing sequence removed.
 func atxHeading(t []byte) (string, bool) {

@@ -20,6 +20,9 @@ func TestNearMisses(t *testing.T) {
 		{"bold label", "# R\n\nText.\n\n**Sources:**\n- https://a.example/1\n- https://a.example/2\n",
 			nil, []string{"5||Sources|2"}},
 		{"plain colon label", "Text.\n\nSources:\n1. https://a.example/1\n", nil, []string{"3||Sources|1"}},
+		// Prose and link definitions before a list name no list.
+		{"a sentence leading into a list", "Text.\n\nThe sources we relied on for the figures in this section are these:\n- https://a.example/1\n", nil, nil},
+		{"link reference definitions", "Text.\n\n[r1]: https://a.example/sources\n[r2]: https://a.example/2\n", nil, nil},
 		{"unmarked label before a list", "Text.\n\nReferences\n\n- https://a.example/1\n", nil, []string{"3||References|1"}},
 		{"References heading", "## Findings\n\nx\n\n## References\n\n- https://a.example/1\n- [B](https://b.example/)\n",
 			nil, []string{"5|References||2"}},
