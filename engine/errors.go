@@ -110,3 +110,24 @@ func schemaError(what, path, badJSONMsg string, err error) *Error {
 	}
 	return newError(CodeSchemaValidation, what+" invalid", map[string]any{"path": path, "reason": err.Error()})
 }
+
+// cancelled is the envelope of a run stopped by its context: the stages
+// check the context between writes, so nothing reached the disk.
+func cancelled() *Error {
+	return newError(CodeCancelled, "cancelled before completion; no artifacts were written", nil)
+}
+
+// outputError maps an unusable output path to the envelope.
+func outputError(path string, err error) *Error {
+	d := map[string]any{"path": path}
+	switch {
+	case errors.Is(err, fsx.ErrNotRegular):
+		d["reason"] = "exists and is not a regular file (directory, device, FIFO, socket or symlink)"
+		return newError(CodeInvalidArgs, "output path is not a regular file; nothing was written", d)
+	case errors.Is(err, fsx.ErrOutsideRoot):
+		d["reason"] = "a symlinked directory leads outside the run root"
+		return newError(CodeInvalidArgs, "output path leaves the run root; nothing was written", d)
+	}
+	d["reason"] = err.Error()
+	return newError(CodeWriteFailed, "cannot write output artifacts", d)
+}

@@ -716,10 +716,6 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
-func cancelled() *Error {
-	return newError(CodeCancelled, "cancelled before completion; no artifacts were written", nil)
-}
-
 // Extract runs the extract tool: computes and writes extracted-urls.txt and
 // found-by.json.
 func (e *Engine) Extract(ctx context.Context, a ExtractArgs) (*ExtractResult, error) {

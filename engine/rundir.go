@@ -103,21 +103,6 @@ func checkOutputs(run *Run, paths ...string) error {
 	return nil
 }
 
-// outputError maps an unusable output path to the envelope.
-func outputError(path string, err error) *Error {
-	d := map[string]any{"path": path}
-	switch {
-	case errors.Is(err, fsx.ErrNotRegular):
-		d["reason"] = "exists and is not a regular file (directory, device, FIFO, socket or symlink)"
-		return newError(CodeInvalidArgs, "output path is not a regular file; nothing was written", d)
-	case errors.Is(err, fsx.ErrOutsideRoot):
-		d["reason"] = "a symlinked directory leads outside the run root"
-		return newError(CodeInvalidArgs, "output path leaves the run root; nothing was written", d)
-	}
-	d["reason"] = err.Error()
-	return newError(CodeWriteFailed, "cannot write output artifacts", d)
-}
-
 // pendingWrite is one artifact rendered and checked, waiting to be written:
 // its bytes, or (stream) an encoder that writes them straight into the
 // staging file, for the artifacts with one entry per URL, which a large run
