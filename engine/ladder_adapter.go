@@ -9,6 +9,9 @@ import (
 	"github.com/citegate/citegate/netguard"
 )
 
+// The engine's adapter to engine/ladder: the Network options a caller sets,
+// their defaults, and the Ladder built from a run's configuration and guard.
+
 // Network configures live validation: where credentials come from, the
 // provider APIs, politeness and the result cache. Zero fields take the
 // defaults below.
