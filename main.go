@@ -44,5 +44,6 @@ func run(ctx context.Context, args []string, s cli.Streams) int {
 	}
 	eng := engine.New()
 	eng.Net.Getenv = os.Getenv // provider credentials come only from the environment
+	eng.BoundHeap = ui.BoundHeap
 	return ui.Execute(ctx, ui.Deps{Engine: eng, Demo: demo}, cmd, s)
 }

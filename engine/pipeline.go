@@ -229,7 +229,7 @@ func (e *Engine) stages(ctx context.Context, p *pipeline, a RunArgs, em *emitter
 	run, in := p.run, p.in
 	stage := func(name string) error { return em.emit(ctx, Event{Kind: EventStage, Stage: name}) }
 
-	raiseHeap, releaseHeap := boundHeap()
+	raiseHeap, releaseHeap := e.boundHeap()
 	defer releaseHeap()
 	if err := stage("extract"); err != nil {
 		return err

@@ -44,6 +44,13 @@ type Engine struct {
 	// written is not the operator's consent to fetch. nil allows (on the
 	// command line the operator chose the run).
 	OnlineGate func(modeSource string) error
+	// BoundHeap, when set, applies the heap bound a run asks for (see
+	// HeapBudget): it is called as a run starts with HeapBudget, and returns
+	// raise, which the run calls with 1.5× its live data once it has read
+	// the waves, and release, called when the run ends. The memory limit is
+	// the process's, so the program sets it (ui.BoundHeap); nil leaves the
+	// limit alone.
+	BoundHeap func(limit int64) (raise func(limit int64), release func())
 	// EndpointGate, when set, is asked before live online validation for
 	// each provider endpoint the run's documents set (the manifest's flags or
 	// run-config.json), with the provider's name, the URL and where it came

@@ -56,6 +56,7 @@ import (
 	"github.com/citegate/citegate/engine"
 	"github.com/citegate/citegate/engine/internal/onlinebench/scenario"
 	"github.com/citegate/citegate/engine/simweb"
+	"github.com/citegate/citegate/ui"
 )
 
 // result is what one measured run reports (the child prints it as JSON).
@@ -188,6 +189,7 @@ func runChild(s scenario.Spec, port int, manifest string, events bool) error {
 // BenchmarkOnlineSimulatedWeb does, and reads this process's peak RSS.
 func measure(s scenario.Spec, port int, manifest string, events bool) (result, error) {
 	e := engine.New()
+	e.BoundHeap = ui.BoundHeap // as citegate does: the RSS measured is the command's
 	e.GuardOptions = s.GuardOptions(port)
 	e.Net = engine.Network{Concurrency: s.Concurrency, PerHost: s.PerHost, HostInterval: 0}
 	var ch chan engine.Event
