@@ -19,20 +19,6 @@ import (
 // BenchmarkToolChainOffline 1.95 s → 2.35 s. A schema change these checks do
 // not follow fails checks_test.go.
 
-// schemaOK mirrors citation.v1.
-func (c *Citation) schemaOK() bool {
-	if c.SchemaVersion != "citation.v1" || !schema.NonBlank(c.NormalizedURL) || !schema.IsCID(c.CID) ||
-		c.URL == "" || c.URLOriginal == "" || c.CheckedAt == "" || !c.Status.Known() || c.FoundBy == nil {
-		return false
-	}
-	for _, f := range c.FoundBy {
-		if (f.Wave != 1 && f.Wave != 2) || f.PerspectiveID == "" || f.AgentType == "" || f.ArtifactPath == "" {
-			return false
-		}
-	}
-	return true
-}
-
 // schemaOK mirrors found_by.v1.
 func (d *FoundByDoc) schemaOK() bool {
 	if d.SchemaVersion != "found_by.v1" || !schema.NonBlank(d.RunID) || d.Items == nil {

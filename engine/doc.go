@@ -15,9 +15,12 @@
 // and replayed fixtures, the cache, then the live ladder), gatec.go with
 // gaterule.go (Gate C's one rule), render.go, and pipeline.go, which runs
 // them in that order and commits every artifact at once (rundir.go,
-// engine/fsx). Shared vocabulary is in citation.go and verdict.go (the
-// statuses and the verdict record live in engine/record), events.go,
-// errors.go; small helpers in helpers.go.
+// engine/fsx). Shared vocabulary is in citation.go (the citations.jsonl
+// record: its type and verdict, typed check, encoder, strict and loose
+// readers; the statuses and the verdict record live in engine/record),
+// events.go, errors.go (the envelope and its helpers); the bridges to the
+// sub-packages are ladder_adapter.go and verify_adapter.go; small helpers
+// in helpers.go.
 //
 // Sub-packages: engine/ladder (live validation: direct fetch, providers,
 // politeness, retries, the site probe), engine/verify (does a cited source

@@ -40,44 +40,6 @@ func appendIntField(dst []byte, indent, key string, value int, first bool) []byt
 	return strconv.AppendInt(appendField(dst, indent, key, first), int64(value), 10)
 }
 
-// appendCitation appends one compact citations.jsonl record.
-func appendCitation(dst []byte, c *Citation) []byte {
-	dst = append(dst, '{')
-	dst = appendStringField(dst, "", "schema_version", c.SchemaVersion, true)
-	dst = appendStringField(dst, "", "normalized_url", c.NormalizedURL, false)
-	dst = appendStringField(dst, "", "cid", c.CID, false)
-	dst = appendStringField(dst, "", "url", c.URL, false)
-	dst = appendStringField(dst, "", "url_original", c.URLOriginal, false)
-	dst = appendStringField(dst, "", "status", string(c.Status), false)
-	dst = appendStringField(dst, "", "checked_at", c.CheckedAt, false)
-	dst = append(appendField(dst, "", "found_by", false), '[')
-	for i, f := range c.FoundBy {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, '{')
-		dst = appendIntField(dst, "", "wave", f.Wave, true)
-		dst = appendStringField(dst, "", "perspective_id", f.PerspectiveID, false)
-		dst = appendStringField(dst, "", "agent_type", f.AgentType, false)
-		dst = appendStringField(dst, "", "artifact_path", f.ArtifactPath, false)
-		if f.SourceLine != "" {
-			dst = appendStringField(dst, "", "source_line", f.SourceLine, false)
-		}
-		dst = append(dst, '}')
-	}
-	dst = append(dst, ']')
-	dst = appendStringField(dst, "", "notes", c.Notes, false)
-	if c.HTTPStatus != nil {
-		dst = appendIntField(dst, "", "http_status", *c.HTTPStatus, false)
-	}
-	for _, f := range []struct{ key, value string }{{"title", c.Title}, {"publisher", c.Publisher}, {"evidence_snippet", c.EvidenceSnippet}} {
-		if f.value != "" {
-			dst = appendStringField(dst, "", f.key, f.value, false)
-		}
-	}
-	return append(dst, '}')
-}
-
 // Indentation of the top-level fields and of the fields of array items, as
 // JSON.stringify(v, null, 2) lays them out.
 const (

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/jsonx"
-	"github.com/citegate/citegate/engine/schema"
 	"github.com/citegate/citegate/netguard"
 	"github.com/citegate/citegate/parse/icu"
 )
@@ -127,44 +125,6 @@ func gateC(u []string, records []statusPair, checkedAt string, artifacts []strin
 	res := &GateCResult{OK: true, GateID: "C", Status: status, Metrics: m, InputsDigest: d, counts: c}
 	res.Update.C = GatePatch{Status: status, CheckedAt: checkedAt, Metrics: m, Artifacts: artifacts, Warnings: warnings, Notes: notes}
 	return res, nil
-}
-
-// readCitations reads citations.jsonl with the reference's JSONL rules and
-// validates every record against citation.v1.
-func readCitations(path string) ([]Citation, error) {
-	var out []Citation
-	err := readJSONLObjects(path, func(line int, raw []byte, doc map[string]any) error {
-		if err := schema.Validate(schema.Citation, doc); err != nil {
-			e := schemaError("citation record", path, "citations.jsonl malformed", err)
-			e.Details["line"] = line
-			return e
-		}
-		var c Citation
-		if err := json.Unmarshal(raw, &c); err != nil {
-			return newError(CodeInvalidJSONL, "citations.jsonl malformed", map[string]any{"path": path, "line": line})
-		}
-		out = append(out, redactCitation(c))
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// redactCitation removes secrets from a record another tool may have
-// written, so nothing derived from it (report, stdout) can carry them.
-func redactCitation(c Citation) Citation {
-	c.URL, _ = netguard.RedactURL(c.URL)
-	c.URLOriginal, _ = netguard.RedactURL(c.URLOriginal)
-	c.Notes = netguard.RedactText(c.Notes)
-	c.Title = netguard.RedactText(c.Title)
-	c.Publisher = netguard.RedactText(c.Publisher)
-	c.EvidenceSnippet = netguard.RedactText(c.EvidenceSnippet)
-	for i := range c.FoundBy {
-		c.FoundBy[i].SourceLine = netguard.RedactText(c.FoundBy[i].SourceLine)
-	}
-	return c
 }
 
 func statusPairs(records []Citation) []statusPair {

@@ -1,10 +1,8 @@
 package engine
 
 import (
-	"bufio"
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,7 +10,6 @@ import (
 
 	"github.com/citegate/citegate/engine/jsonx"
 	"github.com/citegate/citegate/engine/ladder"
-	"github.com/citegate/citegate/engine/schema"
 	"github.com/citegate/citegate/netguard"
 	"github.com/citegate/citegate/parse"
 	"github.com/citegate/citegate/parse/icu"
@@ -587,50 +584,6 @@ func buildRecord(w workItem, d decision, foundBy []FoundByEntry, checkedAt strin
 		rec.Notes += userinfoNote
 	}
 	return rec
-}
-
-// encodeCitations validates each record against citation.v1 and returns the
-// encoder that streams the JSONL.
-func encodeCitations(records []Citation, path string) (func(w *bufio.Writer) error, error) {
-	// Records the typed check cannot vouch for are validated (and encoded)
-	// now, so that the stream below cannot fail on content.
-	checked := map[int][]byte{}
-	for i := range records {
-		if records[i].schemaOK() {
-			continue
-		}
-		line, err := jsonx.Marshal(&records[i])
-		if err != nil {
-			return nil, err
-		}
-		var doc any
-		if err := json.Unmarshal(line, &doc); err != nil {
-			return nil, err
-		}
-		if err := schema.Validate(schema.Citation, doc); err != nil {
-			e := schemaError("citation record", path, "citation record not JSON", err)
-			e.Details["normalized_url"] = records[i].NormalizedURL
-			return nil, e
-		}
-		checked[i] = line
-	}
-	return func(w *bufio.Writer) error {
-		buf := make([]byte, 0, spillAt+4096)
-		for i := range records {
-			if line, ok := checked[i]; ok {
-				buf = append(buf, line...)
-			} else {
-				buf = appendCitation(buf, &records[i])
-			}
-			buf = append(buf, '\n')
-			if len(buf) >= spillAt {
-				_, _ = w.Write(buf) // sticky: the commit's Flush reports it
-				buf = buf[:0]
-			}
-		}
-		_, err := w.Write(buf)
-		return err
-	}, nil
 }
 
 // Validate runs the validate tool. Events, if non-nil, receives the per-URL

@@ -19,9 +19,9 @@ var slowValidations atomic.Int64
 // BenchmarkToolChainOffline 1.95 s → 3.01 s without it, from validate
 // reading url-map.json and the fixtures and gate-c and render reading
 // citations.jsonl back. (BenchmarkRunOffline does not move: run checks its
-// typed records before they become documents; engine/checks.go.) The
-// mutation tests in fast_test.go fail when a schema and its fast path
-// disagree.
+// typed records before they become documents; engine/checks.go and
+// engine/citation.go.) The mutation tests in fast_test.go fail when a
+// schema and its fast path disagree.
 func fastOK(name Name, doc any) bool {
 	switch name {
 	case Citation:
