@@ -13,7 +13,7 @@
 //
 // The files follow the data: extract.go, normalize.go, validate.go (offline
 // and replayed fixtures, the cache, then the live ladder), gatec.go with
-// gaterule.go (Gate C's one rule), render.go, and pipeline.go, which runs
+// engine/gate (Gate C's one rule, a leaf package), render.go, and pipeline.go, which runs
 // them in that order and commits every artifact at once (rundir.go,
 // engine/fsx). Shared vocabulary is in citation.go (the citations.jsonl
 // record: its type and verdict, typed check, encoder, strict and loose
