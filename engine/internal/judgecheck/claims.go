@@ -46,18 +46,8 @@ func judgeClaims(path string, verbose bool) error {
 			return err
 		}
 		want := k.Label == "supported"
-		for _, c := range []*cell{all, fold(groups, k.SourceLabel)} {
-			c.n++
-			if v.Supported == want {
-				c.forced++
-			}
-			if v.Outcome != judge.VerdictUncertain {
-				c.committed++
-				if (v.Outcome == judge.VerdictSupported) == want {
-					c.committedOK++
-				}
-			}
-		}
+		all.add(v, want)
+		fold(groups, k.SourceLabel).add(v, want)
 		if verbose {
 			mark := " "
 			if v.Outcome != judge.VerdictUncertain && (v.Outcome == judge.VerdictSupported) != want {

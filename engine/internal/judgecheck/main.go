@@ -88,18 +88,8 @@ func main() {
 			os.Exit(1)
 		}
 		want := k.Label == "supported"
-		for _, c := range []*cell{all, fold(folds, k.Fold)} {
-			c.n++
-			if v.Supported == want {
-				c.forced++
-			}
-			if v.Outcome != judge.VerdictUncertain {
-				c.committed++
-				if (v.Outcome == judge.VerdictSupported) == want {
-					c.committedOK++
-				}
-			}
-		}
+		all.add(v, want)
+		fold(folds, k.Fold).add(v, want)
 		if *features {
 			ev := judge.Explain(k.Claim, text)
 			b, _ := json.Marshal(map[string]any{"id": k.ID, "label": k.Label, "fold": k.Fold, "ev": ev})
@@ -117,6 +107,21 @@ func main() {
 }
 
 type cell struct{ n, forced, committed, committedOK int }
+
+// add counts one verdict against the label: its forced choice, and whether
+// it committed and was right.
+func (c *cell) add(v judge.Verdict, want bool) {
+	c.n++
+	if v.Supported == want {
+		c.forced++
+	}
+	if v.Outcome != judge.VerdictUncertain {
+		c.committed++
+		if (v.Outcome == judge.VerdictSupported) == want {
+			c.committedOK++
+		}
+	}
+}
 
 func fold(m map[string]*cell, k string) *cell {
 	if m[k] == nil {
