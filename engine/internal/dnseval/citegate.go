@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -12,7 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
+
+	"github.com/citegate/citegate/engine/internal/evalrun"
 )
 
 func command(name string, args ...string) (string, error) {
@@ -44,33 +43,14 @@ func runCitegate(c config, dir string, names []string) (*passResult, error) {
 		"--run-id", "dr_dnseval_"+filepath.Base(dir), "--query", "dns evaluation"); err != nil {
 		return nil, fmt.Errorf("citegate init: %w: %s", err, out)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, c.bin, "run", "--headless", runDir)
-	stdout, err := os.Create(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		return nil, err
-	}
-	defer stdout.Close()
-	stderr, err := os.Create(filepath.Join(dir, "progress.log"))
-	if err != nil {
-		return nil, err
-	}
-	defer stderr.Close()
-	cmd.Stdout, cmd.Stderr = stdout, stderr
 	// No provider credentials: a URL the direct rung cannot read is
 	// blocked, not sent elsewhere.
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
-	start := time.Now()
-	runErr := cmd.Run()
-	res := &passResult{wall: time.Since(start)}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(runErr, &ee):
-		res.exit = ee.ExitCode()
-	case runErr != nil:
-		return nil, fmt.Errorf("citegate run: %w", runErr)
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
+	exit, wall, err := evalrun.Headless(c.bin, []string{"run", "--headless", runDir}, env, dir, c.timeout)
+	if err != nil {
+		return nil, err
 	}
+	res := &passResult{wall: wall, exit: exit}
 	if res.exit != 0 && res.exit != 4 { // 4: Gate C failed, as the invalid and blocked hosts make it
 		return nil, fmt.Errorf("citegate run exited %d (see %s)", res.exit, filepath.Join(dir, "progress.log"))
 	}

@@ -2,16 +2,15 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
+
+	"github.com/citegate/citegate/engine/internal/evalrun"
 )
 
 // record is the part of a citations.jsonl line the scorer reads.
@@ -52,30 +51,9 @@ func runTier(cfg runConfig, sp *Spec, tier, addr string) (*tierResult, error) {
 	for _, h := range sp.Hosts {
 		args = append(args, "--resolve", h.Host+":80:"+addr)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, cfg.bin, args...)
-	stdout, err := os.Create(filepath.Join(dir, "summary.json"))
+	code, wall, err := evalrun.Headless(cfg.bin, args, nil, dir, cfg.timeout)
 	if err != nil {
 		return nil, err
-	}
-	defer stdout.Close()
-	stderr, err := os.Create(filepath.Join(dir, "progress.log"))
-	if err != nil {
-		return nil, err
-	}
-	defer stderr.Close()
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	start := time.Now()
-	runErr := cmd.Run()
-	wall := time.Since(start)
-	code := 0
-	var ee *exec.ExitError
-	switch {
-	case errors.As(runErr, &ee):
-		code = ee.ExitCode()
-	case runErr != nil:
-		return nil, fmt.Errorf("citegate run: %w", runErr)
 	}
 	recs, err := readRecords(filepath.Join(runDir, "citations", "citations.jsonl"))
 	res := score(sp, tier, recs)
