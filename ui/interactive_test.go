@@ -19,6 +19,7 @@ import (
 	"github.com/citegate/citegate/engine/simweb"
 	"github.com/citegate/citegate/engine/verify"
 	"github.com/citegate/citegate/ui/cli"
+	"github.com/citegate/citegate/ui/internal/uitest"
 	"github.com/citegate/citegate/ui/tui"
 )
 
@@ -61,7 +62,7 @@ func driveTUI(t *testing.T, run func(cli.Streams) int, play func(step func(keys 
 	t.Helper()
 	pr, pw := io.Pipe()
 	defer pw.Close()
-	out := &syncBuffer{}
+	out := &uitest.SyncBuffer{}
 	var errOut bytes.Buffer
 	code := make(chan int, 1)
 	go func() {
@@ -269,7 +270,7 @@ func TestInteractiveQuitDuringTheWritePhase(t *testing.T) {
 			before := artifactFiles(t, demo.Root)
 			in, typed := io.Pipe()
 			defer typed.Close()
-			out := &syncBuffer{}
+			out := &uitest.SyncBuffer{}
 			eng := engine.New()
 			eng.Now = func() time.Time { return time.Date(2026, 2, 14, 12, 0, 0, 0, time.UTC) }
 			fired := false

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/citegate/citegate/engine/gate"
+	"github.com/citegate/citegate/ui/internal/uitest"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -911,7 +912,7 @@ func TestRunCompletes(t *testing.T) {
 	oc <- Outcome{Summary: sampleSummary("pass")}
 	pr, pw := io.Pipe()
 	defer pw.Close()
-	out := &syncBuffer{}
+	out := &uitest.SyncBuffer{}
 	done := make(chan struct{})
 	var res Result
 	var err error
@@ -928,27 +929,6 @@ func TestRunCompletes(t *testing.T) {
 		t.Errorf("Run = %+v, %v", res, err)
 	}
 }
-
-// syncBuffer is a bytes.Buffer safe for the program's writer goroutine and
-// the test's reader; Read drains, as WaitFor expects.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) Read(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Read(p)
-}
-
-// TEATEST: end to end on an in-memory terminal
 
 func TestTeatestEndToEnd(t *testing.T) {
 	clk := newClock()
