@@ -111,3 +111,57 @@ func TestBuiltFile(t *testing.T) {
 		}
 	}
 }
+
+// TestTopLevelShape: the repository's top level is the fixed shape — the
+// program's four packages, testdata, the module files, the README, the
+// licence, CI and dotfiles, and package main's own tests. A new top-level
+// folder (a shared internal/, a docs/) fails; such code belongs inside one
+// of the packages. Skipped outside a git checkout.
+func TestTopLevelShape(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	if err := exec.Command("git", "rev-parse", "--is-inside-work-tree").Run(); err != nil {
+		t.Skip("not a git checkout")
+	}
+	out, err := exec.Command("git", "ls-files").Output()
+	if err != nil {
+		t.Fatalf("git ls-files: %v", err)
+	}
+	for _, name := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if why := outsideShape(name); why != "" {
+			t.Errorf("%s: %s", name, why)
+		}
+	}
+}
+
+// outsideShape says why a tracked path breaks the top-level shape, or "".
+func outsideShape(path string) string {
+	top, _, nested := strings.Cut(path, "/")
+	if nested {
+		switch top {
+		case "ui", "engine", "parse", "netguard", "testdata", ".ci":
+			return ""
+		}
+		return "top-level folder " + top + "/ is not part of the shape (main.go, ui/, engine/, parse/, netguard/, testdata/)"
+	}
+	switch {
+	case top == "main.go", top == "go.mod", top == "go.sum", top == "README.md", top == "LICENSE",
+		strings.HasPrefix(top, "."), strings.HasSuffix(top, "_test.go"):
+		return ""
+	}
+	return "top-level file " + top + " is not part of the shape"
+}
+
+// TestOutsideShape pins the rule TestTopLevelShape applies.
+func TestOutsideShape(t *testing.T) {
+	for path, ok := range map[string]bool{
+		"main.go": true, "go.mod": true, "README.md": true, ".golangci.yml": true, "tmux_test.go": true,
+		"engine/gate/gate.go": true, ".ci/run": true, "testdata/demo/x.md": true,
+		"internal/dnstest/server.go": false, "docs/x.md": false, "helper.go": false, "judgecheck": false,
+	} {
+		if got := outsideShape(path) == ""; got != ok {
+			t.Errorf("outsideShape(%q) ok = %v, want %v", path, got, ok)
+		}
+	}
+}

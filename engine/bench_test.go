@@ -12,7 +12,7 @@ import (
 )
 
 // benchRun generates the benchmark corpus once per benchmark.
-func benchRun(b *testing.B) (*Engine, *Run) {
+func benchRun(b *testing.B) (*Engine, *RunDir) {
 	b.Helper()
 	dir := b.TempDir()
 	manifest, err := corpus.Generate(dir, corpus.Default)

@@ -111,7 +111,7 @@ func (c *Citation) setVerdict(v Verdict) {
 	c.Title, c.Publisher, c.EvidenceSnippet = v.Title, v.Publisher, v.EvidenceSnippet
 }
 
-// schemaOK mirrors citation.v1: the record's typed check (checks.go says
+// schemaOK mirrors citation.v1: the record's typed check (encode.go says
 // why typed checks exist and how they are kept conservative).
 func (c *Citation) schemaOK() bool {
 	if c.SchemaVersion != "citation.v1" || !schema.NonBlank(c.NormalizedURL) || !schema.IsCID(c.CID) ||
@@ -432,4 +432,24 @@ func schemaProblem(err error) string {
 		return se.Pointer + ": " + netguard.RedactText(se.Message)
 	}
 	return netguard.RedactText(err.Error())
+}
+
+func (e *Engine) auditValidate(run *RunDir, reason string, res *ValidateResult) {
+	run.audit(struct {
+		TS                       string  `json:"ts"`
+		Kind                     string  `json:"kind"`
+		RunID                    string  `json:"run_id"`
+		Reason                   string  `json:"reason"`
+		Mode                     string  `json:"mode"`
+		CitationsPath            string  `json:"citations_path"`
+		Validated                int     `json:"validated"`
+		InputsDigest             string  `json:"inputs_digest"`
+		OnlineFixturesPath       *string `json:"online_fixtures_path"`
+		OnlineFixturesLatestPath *string `json:"online_fixtures_latest_path"`
+		BlockedURLsPath          *string `json:"blocked_urls_path"`
+		BlockedURLsQueuePath     *string `json:"blocked_urls_queue_path"`
+		BlockedURLs              int     `json:"blocked_urls"`
+	}{e.nowISO(), "citations_validate", res.RunID, redactReason(reason), res.Mode, res.CitationsPath, res.Validated,
+		res.InputsDigest, res.OnlineFixturesPath, res.OnlineFixturesLatestPath, res.BlockedURLsPath,
+		res.BlockedURLsQueuePath, res.BlockedURLsCount})
 }

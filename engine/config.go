@@ -117,7 +117,7 @@ type runConfigDoc struct {
 // resolveConfig reads policy.json and run-config.json and resolves mode, tier
 // and endpoints. Mode follows seed 000: run-config first, then the manifest's
 // sensitivity, never the process environment.
-func resolveConfig(run *Run, dryRunArg *bool) (*citationConfig, error) {
+func resolveConfig(run *RunDir, dryRunArg *bool) (*citationConfig, error) {
 	c := &citationConfig{policyPath: filepath.Join(run.Root, "run-config", "policy.json")}
 	var err error
 	if c.policy, c.policySource, err = readPolicy(c.policyPath); err != nil {

@@ -7,16 +7,21 @@ import (
 	"github.com/citegate/citegate/engine/jsonx"
 )
 
-// Hand-written encoders for the artifacts that hold one entry per URL. They
-// produce exactly the bytes jsonx.MarshalFile / jsonx.Marshal produce for the
-// same values (encode_test.go compares them), without encoding/json's
-// intermediate buffers, which dominated a large run's allocations.
+// Hand-written encoders and typed schema checks for the artifacts that hold
+// one entry per URL; each format's writeFile and schemaOK live in the format's
+// own file (citation.go, foundby.go, urlmap.go). The encoders produce exactly
+// the bytes jsonx.MarshalFile / jsonx.Marshal produce for the same values
+// (encode_test.go compares them), without encoding/json's intermediate
+// buffers. The checks are conservative — they may reject what the schema
+// accepts, never the reverse (checks_test.go mutates records to prove it) — so
+// a record they pass skips the generic validator, and anything they reject is
+// validated by the schema itself, which reports the precise error. A schema
+// change the checks do not follow fails checks_test.go.
 //
-// Kept because a benchmark of the whole run shows it (together with the typed
-// checks of checks.go, which decide when these encoders may be used) (2,000
-// wave files, 50,000 URLs; medians of three interleaved runs, issue 12):
-// BenchmarkRunOffline 0.89 s → 1.16 s and 3.3 M → 6.4 M allocations without
-// them; BenchmarkToolChainOffline 1.95 s → 2.35 s.
+// Kept because a benchmark of the whole run shows it (2,000 wave files,
+// 50,000 URLs; medians of three interleaved runs): BenchmarkRunOffline
+// 0.89 s → 1.16 s and 3.3 M → 6.4 M allocations without them;
+// BenchmarkToolChainOffline 1.95 s → 2.35 s.
 
 func appendField(dst []byte, indent, key string, first bool) []byte {
 	if !first {
@@ -77,30 +82,4 @@ func writeItemsFile(w *bufio.Writer, schemaVersion, runID string, n int, field f
 	}
 	_, err := w.Write(append(dst, "]\n}\n"...))
 	return err
-}
-
-// writeFile streams found-by.json.
-func (d *FoundByDoc) writeFile(w *bufio.Writer) error {
-	return writeItemsFile(w, d.SchemaVersion, d.RunID, len(d.Items), func(dst []byte, i int) []byte {
-		it := &d.Items[i]
-		dst = appendStringField(dst, in3, "url_original", it.URLOriginal, true)
-		dst = appendStringField(dst, in3, "wave", it.Wave, false)
-		dst = appendStringField(dst, in3, "perspective_id", it.PerspectiveID, false)
-		dst = appendStringField(dst, in3, "source_line", it.SourceLine, false)
-		dst = appendIntField(dst, in3, "ordinal", it.Ordinal, false)
-		if it.ArtifactPath != "" {
-			dst = appendStringField(dst, in3, "artifact_path", it.ArtifactPath, false)
-		}
-		return dst
-	})
-}
-
-// writeFile streams url-map.json.
-func (d *URLMapDoc) writeFile(w *bufio.Writer) error {
-	return writeItemsFile(w, d.SchemaVersion, d.RunID, len(d.Items), func(dst []byte, i int) []byte {
-		it := &d.Items[i]
-		dst = appendStringField(dst, in3, "url_original", it.URLOriginal, true)
-		dst = appendStringField(dst, in3, "normalized_url", it.NormalizedURL, false)
-		return appendStringField(dst, in3, "cid", it.CID, false)
-	})
 }

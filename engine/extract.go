@@ -64,27 +64,6 @@ type ExtractResult struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// FoundByItem is one provenance pointer in found-by.json. ArtifactPath is our
-// addition (the reference reconstructed it, wrongly for nested files).
-type FoundByItem struct {
-	URLOriginal   string `json:"url_original"`
-	Wave          string `json:"wave"`
-	PerspectiveID string `json:"perspective_id"`
-	SourceLine    string `json:"source_line"`
-	Ordinal       int    `json:"ordinal"`
-	ArtifactPath  string `json:"artifact_path,omitempty"`
-	// raw is the URL as the wave wrote it, secrets included. It is never
-	// written anywhere; the live ladder fetches it.
-	raw string
-}
-
-// FoundByDoc is found-by.json.
-type FoundByDoc struct {
-	SchemaVersion string        `json:"schema_version"`
-	RunID         string        `json:"run_id"`
-	Items         []FoundByItem `json:"items"`
-}
-
 type extractDigest struct {
 	Schema       string   `json:"schema"`
 	RunID        string   `json:"run_id"`
@@ -227,7 +206,7 @@ type waveFile struct {
 // withTexts indexes the links' texts (extraction.texts), which only the live
 // ladder needs. The per-file results are merged and dropped: a large run
 // must not hold its provenance twice.
-func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, titles []string, withTexts bool) (*extraction, error) {
+func (e *Engine) extract(ctx context.Context, run *RunDir, includeWave2 bool, titles []string, withTexts bool) (*extraction, error) {
 	paths := run.Manifest.Artifacts.Paths
 	w1, werr := run.waveDir("wave1_dir", paths.Wave1Dir, "wave-1")
 	if werr != nil {
@@ -347,7 +326,7 @@ func (e *Engine) extract(ctx context.Context, run *Run, includeWave2 bool, title
 // (source_section_titles): a section extract read only because of a title
 // given on its command line is not found again, and its URLs are fetched in
 // redacted form.
-func recoverOriginals(ctx context.Context, run *Run, items []FoundByItem, titles []string) (map[string]string, linkTexts) {
+func recoverOriginals(ctx context.Context, run *RunDir, items []FoundByItem, titles []string) (map[string]string, linkTexts) {
 	out, texts := map[string]string{}, linkTexts{}
 	done := map[string]bool{}
 	for _, it := range items {

@@ -228,16 +228,3 @@ func checkGateRecord(r looseRecord, path string, seen map[string]bool) error {
 	seen[r.normalizedURL] = true
 	return nil
 }
-
-func (e *Engine) auditGateC(run *Run, reason string, res *GateCResult) {
-	run.audit(struct {
-		TS           string       `json:"ts"`
-		Kind         string       `json:"kind"`
-		RunID        string       `json:"run_id"`
-		Reason       string       `json:"reason"`
-		Status       string       `json:"status"`
-		Metrics      gate.Metrics `json:"metrics"`
-		InputsDigest string       `json:"inputs_digest"`
-		Warnings     []string     `json:"warnings,omitempty"`
-	}{res.Update.C.CheckedAt, "gate_c_compute", run.Manifest.RunID, redactReason(reason), res.Status, res.Metrics, res.InputsDigest, res.Warnings})
-}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/citegate/citegate/engine/fsx"
+	"github.com/citegate/citegate/engine/gate"
 	"github.com/citegate/citegate/engine/jsonx"
 	"github.com/citegate/citegate/engine/schema"
 )
@@ -64,7 +65,7 @@ func newGatesDoc(runID, now string) *GatesDoc {
 }
 
 // loadGates reads gates.json, or starts a fresh one when the run has none.
-func (e *Engine) loadGates(run *Run, path string) (*GatesDoc, error) {
+func (e *Engine) loadGates(run *RunDir, path string) (*GatesDoc, error) {
 	data, err := fsx.ReadLimited(path, maxJSONBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newGatesDoc(run.Manifest.RunID, e.nowISO()), nil
@@ -109,7 +110,7 @@ func (e *Engine) applyGate(doc *GatesDoc, id string, p GatePatch, digest, path s
 // write (auditGates) once its own audit line is out. The caller holds the run
 // directory's lock, so no other process can slip a revision in between the
 // read and the write.
-func (e *Engine) writeGate(ctx context.Context, run *Run, id string, p GatePatch, digest string) (string, int, int, error) {
+func (e *Engine) writeGate(ctx context.Context, run *RunDir, id string, p GatePatch, digest string) (string, int, int, error) {
 	path := run.gatesPath()
 	doc, err := e.loadGates(run, path)
 	if err != nil {
@@ -127,7 +128,7 @@ func (e *Engine) writeGate(ctx context.Context, run *Run, id string, p GatePatch
 }
 
 // gatesAuditPath is the audit log gates_write appends to: logs/ beside gates.json.
-func gatesAuditPath(run *Run) string {
+func gatesAuditPath(run *RunDir) string {
 	return filepath.Join(filepath.Dir(run.gatesPath()), "logs", "audit.jsonl")
 }
 
@@ -146,4 +147,17 @@ func auditGates(dir, ts, runID, reason string, prev, next int, digest, id string
 	if err == nil {
 		_ = fsx.AppendLine(filepath.Join(dir, "logs", "audit.jsonl"), line)
 	}
+}
+
+func (e *Engine) auditGateC(run *RunDir, reason string, res *GateCResult) {
+	run.audit(struct {
+		TS           string       `json:"ts"`
+		Kind         string       `json:"kind"`
+		RunID        string       `json:"run_id"`
+		Reason       string       `json:"reason"`
+		Status       string       `json:"status"`
+		Metrics      gate.Metrics `json:"metrics"`
+		InputsDigest string       `json:"inputs_digest"`
+		Warnings     []string     `json:"warnings,omitempty"`
+	}{res.Update.C.CheckedAt, "gate_c_compute", run.Manifest.RunID, redactReason(reason), res.Status, res.Metrics, res.InputsDigest, res.Warnings})
 }

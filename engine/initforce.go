@@ -145,7 +145,7 @@ func (p *previousRun) moveAside(root string, files []fsx.File) ([]fsx.File, []st
 // auditReplaced records in the audit log (logs/ is never moved) which files
 // init --force moved aside and where, so the move stays on record.
 func (e *Engine) auditReplaced(res *InitResult) {
-	run := &Run{Root: res.RunDir}
+	run := &RunDir{Root: res.RunDir}
 	run.audit(struct {
 		TS       string   `json:"ts"`
 		Kind     string   `json:"kind"`

@@ -323,7 +323,7 @@ func TestInitNamesSkippedEntries(t *testing.T) {
 	}
 }
 
-func mustLoadRun(t *testing.T, manifest string) *Run {
+func mustLoadRun(t *testing.T, manifest string) *RunDir {
 	t.Helper()
 	run, err := LoadRun(manifest)
 	if err != nil {

@@ -250,7 +250,7 @@ func (e *Engine) lockInitDir(dir string) (func(failed bool), error) {
 			_ = os.Remove(dir) // fails, as it should, unless empty
 		}
 	}
-	release, err := e.lockRun(&Run{Root: dir})
+	release, err := e.lockRun(&RunDir{Root: dir})
 	if err != nil {
 		undo()
 		return nil, err

@@ -92,7 +92,7 @@ const RungProbe = ladder.RungProbe
 
 // newLadder builds the live ladder for a run: the policy, politeness and
 // provider configuration, and its progress reported as events through emit.
-func (e *Engine) newLadder(run *Run, cfg *citationConfig, guard *netguard.Guard, emit func(Event) error) *ladder.Ladder {
+func (e *Engine) newLadder(run *RunDir, cfg *citationConfig, guard *netguard.Guard, emit func(Event) error) *ladder.Ladder {
 	n := e.Net.withDefaults()
 	p := cfg.policy
 	lc := ladder.Config{

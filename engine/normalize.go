@@ -32,20 +32,6 @@ type NormalizeResult struct {
 	InputsDigest       string `json:"inputs_digest"`
 }
 
-// URLMapItem maps one original URL to its normalized form and cid.
-type URLMapItem struct {
-	URLOriginal   string `json:"url_original"`
-	NormalizedURL string `json:"normalized_url"`
-	CID           string `json:"cid"`
-}
-
-// URLMapDoc is url-map.json.
-type URLMapDoc struct {
-	SchemaVersion string       `json:"schema_version"`
-	RunID         string       `json:"run_id"`
-	Items         []URLMapItem `json:"items"`
-}
-
 type normalizeDigest struct {
 	Schema        string   `json:"schema"`
 	RunID         string   `json:"run_id"`

@@ -98,7 +98,7 @@ type onlineFiles struct {
 	captureCount, blockedCount                      int
 }
 
-func (e *Engine) renderOnlineArtifacts(run *Run, in *validateInputs, v *validation) (*onlineFiles, error) {
+func (e *Engine) renderOnlineArtifacts(run *RunDir, in *validateInputs, v *validation) (*onlineFiles, error) {
 	cfg := in.cfg
 	generatedAt := e.nowISO()
 	token := timestampToken(generatedAt)

@@ -135,7 +135,7 @@ func (e *Engine) Run(ctx context.Context, a RunArgs, events chan<- Event) (*RunS
 
 // pipeline is one run's state as it flows through the stages.
 type pipeline struct {
-	run  *Run
+	run  *RunDir
 	in   *validateInputs
 	keep map[string]Citation // records a limited re-run keeps
 	art  RunArtifacts
@@ -181,7 +181,7 @@ func (e *Engine) openPipeline(a RunArgs) (*pipeline, func(), error) {
 // when it exists, else "": the default of run, and of validate in offline
 // mode. It lies in the run directory the operator set up, so no client of
 // the MCP server chooses it.
-func runOfflineFixtures(run *Run) (string, error) {
+func runOfflineFixtures(run *RunDir) (string, error) {
 	def := filepath.Join(run.Root, "offline-fixtures.json")
 	if _, err := os.Stat(def); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -192,7 +192,7 @@ func runOfflineFixtures(run *Run) (string, error) {
 	return def, nil
 }
 
-func preparePipeline(run *Run, a RunArgs) (*pipeline, error) {
+func preparePipeline(run *RunDir, a RunArgs) (*pipeline, error) {
 	offline := a.OfflineFixturesPath
 	if offline == "" {
 		def, err := runOfflineFixtures(run)
@@ -422,7 +422,7 @@ func keptRecords(citationsPath string, recheck []string) (map[string]Citation, e
 }
 
 // auditRun writes the same audit lines the individual tools would.
-func (e *Engine) auditRun(run *Run, reason string, sum *RunSummary, extractWarnings []string, vres *ValidateResult, g *GateCResult, prevRev, newRev, rendered int, renderDigest string) {
+func (e *Engine) auditRun(run *RunDir, reason string, sum *RunSummary, extractWarnings []string, vres *ValidateResult, g *GateCResult, prevRev, newRev, rendered int, renderDigest string) {
 	a := sum.Artifacts
 	e.auditExtract(run, reason, &ExtractResult{RunID: sum.RunID, ExtractedURLsPath: a.ExtractedURLs, FoundByPath: a.FoundBy,
 		TotalFound: sum.TotalFound, UniqueFound: sum.UniqueFound, InputsDigest: sum.InputsDigests["extract"], Warnings: extractWarnings})

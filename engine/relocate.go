@@ -99,7 +99,7 @@ func (e *Engine) Relocate(ctx context.Context, a RelocateArgs) (*RelocateResult,
 }
 
 // relocatedFiles renders the rewritten manifest and latest-capture pointer.
-func relocatedFiles(dir string, run *Run, moved func(string) (string, bool)) ([]fsx.File, error) {
+func relocatedFiles(dir string, run *RunDir, moved func(string) (string, bool)) ([]fsx.File, error) {
 	manifest, err := fsx.ReadLimited(run.ManifestPath, maxJSONBytes)
 	if err != nil {
 		return nil, readError("manifest", run.ManifestPath, manifestNotFound, err)

@@ -184,3 +184,21 @@ func (e *Engine) Render(ctx context.Context, a RenderArgs) (*RenderResult, error
 	e.auditRender(run, a.Reason, res)
 	return res, nil
 }
+
+type renderAudit struct {
+	TS           string `json:"ts"`
+	Kind         string `json:"kind"`
+	RunID        string `json:"run_id"`
+	Reason       string `json:"reason"`
+	OutputMDPath string `json:"output_md_path"`
+	Rendered     int    `json:"rendered"`
+	InputsDigest string `json:"inputs_digest"`
+	// Warnings are the render tool's (hand-edited records); the reference
+	// has no such field, so it is omitted when empty.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+func (e *Engine) auditRender(run *RunDir, reason string, res *RenderResult) {
+	run.audit(renderAudit{e.nowISO(), "citations_render_md", run.Manifest.RunID, redactReason(reason),
+		res.OutputMDPath, res.Rendered, res.InputsDigest, res.Warnings})
+}

@@ -26,7 +26,7 @@ const CodeRunLocked = "RUN_LOCKED"
 // directory calls it first, readers included: a reader is the first to see
 // an interrupted commit as often as a writer is. The returned function
 // releases the lock.
-func (e *Engine) lockRun(run *Run) (func(), error) {
+func (e *Engine) lockRun(run *RunDir) (func(), error) {
 	lock, err := fsx.LockDir(run.Root)
 	if err != nil {
 		switch {
@@ -60,7 +60,7 @@ func (e *Engine) lockRun(run *Run) (func(), error) {
 // goes with the run-config, gates.json and waves on disk. Taking the
 // command again reads the new set whole. A Run not loaded from a file
 // (init's) has nothing to compare.
-func manifestUnchanged(run *Run) error {
+func manifestUnchanged(run *RunDir) error {
 	if run.manifestSum == ([sha256.Size]byte{}) {
 		return nil
 	}
@@ -74,7 +74,7 @@ func manifestUnchanged(run *Run) error {
 
 // auditRecovery records a repaired commit, so an operator can see that the
 // previous command was interrupted and what became of it.
-func (e *Engine) auditRecovery(run *Run, rec fsx.Recovery) {
+func (e *Engine) auditRecovery(run *RunDir, rec fsx.Recovery) {
 	removed := make([]string, len(rec.Removed))
 	for i, p := range rec.Removed {
 		removed[i] = relPOSIX(run.Root, p)
@@ -94,7 +94,7 @@ func (e *Engine) auditRecovery(run *Run, rec fsx.Recovery) {
 // that a symlinked directory leads outside it. The audit log is checked too,
 // since a command appends to it. Commit checks the targets again when it
 // writes.
-func checkOutputs(run *Run, paths ...string) error {
+func checkOutputs(run *RunDir, paths ...string) error {
 	for _, p := range append(paths, run.auditPath()) {
 		if err := fsx.CheckTarget(run.Root, p); err != nil {
 			return outputError(p, err)
@@ -131,7 +131,7 @@ func listAndDoc(listPath string, list []string, docPath string, name schema.Name
 	return []pendingWrite{{path: listPath, message: msg, stream: writeLines(list)}, w}, nil
 }
 
-// streamedDoc is a document with a typed schema check (checks.go) and a
+// streamedDoc is a document with a typed schema check (its schemaOK) and a
 // streaming encoder (encode.go): one that passes the check is streamed into
 // its file; one that does not is validated by the schema, which names the
 // error.
@@ -144,7 +144,7 @@ type streamedDoc interface {
 // nothing (fsx.Commit): a failure, a kill or a cancellation before the commit
 // point leaves every file as it was; after the commit point the commit
 // completes even if ctx is cancelled (see the README's "Signals").
-func (e *Engine) commit(ctx context.Context, run *Run, ws []pendingWrite, remove []string) error {
+func (e *Engine) commit(ctx context.Context, run *RunDir, ws []pendingWrite, remove []string) error {
 	files := make([]fsx.File, len(ws))
 	for i, w := range ws {
 		files[i] = fsx.File{Path: w.path, Data: w.data, Stream: w.stream}

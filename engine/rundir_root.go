@@ -17,7 +17,7 @@ const CodeRunDirMoved = "RUN_DIR_MOVED"
 // or written.
 // A RunDir without ManifestPath (run_dir alone, over MCP or --args-json)
 // means DIR/manifest.json.
-func loadRunArgs(a RunArgs) (*Run, error) {
+func loadRunArgs(a RunArgs) (*RunDir, error) {
 	dir, aerr := requireAbs("run_dir", a.RunDir, false)
 	if aerr != nil {
 		return nil, aerr
@@ -42,7 +42,7 @@ func loadRunArgs(a RunArgs) (*Run, error) {
 // checkRunDir refuses a run whose root is not dir, or whose gates file lies
 // outside it (the wave directories are checked where they are resolved,
 // waveDir; every other path is under the root by construction).
-func checkRunDir(run *Run, dir string) *Error {
+func checkRunDir(run *RunDir, dir string) *Error {
 	if !sameDir(run.Root, dir) {
 		fix := "citegate relocate " + dir
 		return newError(CodeRunDirMoved,

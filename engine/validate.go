@@ -385,7 +385,7 @@ type liveContext struct {
 // attempt-done and retry-wait events, each URL's ending with its finished
 // event, interleaved across URLs as the ladder works; and, when too few
 // hosts answered, the unreachable warning.
-func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, urlMap []URLMapItem,
+func (e *Engine) validate(ctx context.Context, run *RunDir, cfg *citationConfig, urlMap []URLMapItem,
 	offline, online *fixtureSet, foundBy []FoundByItem, lc liveContext, em *emitter) (*validation, error) {
 	for _, f := range []*fixtureSet{offline, online} {
 		if err := f.ready(); err != nil {
@@ -637,7 +637,7 @@ func (e *Engine) Validate(ctx context.Context, a ValidateArgs, events chan<- Eve
 
 // writeValidation writes citations.jsonl and, in online mode, the side
 // artifacts, in one commit, and assembles the result envelope.
-func (e *Engine) writeValidation(ctx context.Context, run *Run, in *validateInputs, v *validation) (*ValidateResult, error) {
+func (e *Engine) writeValidation(ctx context.Context, run *RunDir, in *validateInputs, v *validation) (*ValidateResult, error) {
 	data, err := encodeCitations(v.records, in.citationsPath)
 	if err != nil {
 		return nil, err
@@ -668,24 +668,4 @@ func (e *Engine) writeValidation(ctx context.Context, run *Run, in *validateInpu
 		online.fill(res)
 	}
 	return res, nil
-}
-
-func (e *Engine) auditValidate(run *Run, reason string, res *ValidateResult) {
-	run.audit(struct {
-		TS                       string  `json:"ts"`
-		Kind                     string  `json:"kind"`
-		RunID                    string  `json:"run_id"`
-		Reason                   string  `json:"reason"`
-		Mode                     string  `json:"mode"`
-		CitationsPath            string  `json:"citations_path"`
-		Validated                int     `json:"validated"`
-		InputsDigest             string  `json:"inputs_digest"`
-		OnlineFixturesPath       *string `json:"online_fixtures_path"`
-		OnlineFixturesLatestPath *string `json:"online_fixtures_latest_path"`
-		BlockedURLsPath          *string `json:"blocked_urls_path"`
-		BlockedURLsQueuePath     *string `json:"blocked_urls_queue_path"`
-		BlockedURLs              int     `json:"blocked_urls"`
-	}{e.nowISO(), "citations_validate", res.RunID, redactReason(reason), res.Mode, res.CitationsPath, res.Validated,
-		res.InputsDigest, res.OnlineFixturesPath, res.OnlineFixturesLatestPath, res.BlockedURLsPath,
-		res.BlockedURLsQueuePath, res.BlockedURLsCount})
 }

@@ -15,7 +15,7 @@ import (
 // names or the run holds, read and checked before anything is validated.
 
 // loadURLMap reads url-map.json and checks it belongs to this run.
-func loadURLMap(run *Run, path string) ([]URLMapItem, error) {
+func loadURLMap(run *RunDir, path string) ([]URLMapItem, error) {
 	data, err := fsx.ReadLimited(path, maxJSONBytes)
 	if err != nil {
 		return nil, readError("url-map", path, "required file missing", err)
@@ -43,7 +43,7 @@ func decodeChecked(data []byte, name schema.Name, label, msg, path string, v any
 }
 
 // loadFoundBy reads the provenance file; a run without one has no provenance.
-func loadFoundBy(run *Run) ([]FoundByItem, error) {
+func loadFoundBy(run *RunDir) ([]FoundByItem, error) {
 	path := run.citationsPath("found-by.json")
 	data, err := fsx.ReadLimited(path, maxJSONBytes)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -74,7 +74,7 @@ type validateInputs struct {
 	online        *fixtureSet
 }
 
-func resolveValidateInputs(run *Run, a ValidateArgs) (*validateInputs, error) {
+func resolveValidateInputs(run *RunDir, a ValidateArgs) (*validateInputs, error) {
 	cfg, err := resolveConfig(run, a.OnlineDryRun)
 	if err != nil {
 		return nil, err

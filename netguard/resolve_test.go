@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/citegate/citegate/internal/dnstest"
+	"github.com/citegate/citegate/netguard/nettest/dnstest"
 	"golang.org/x/net/dns/dnsmessage"
 )
 

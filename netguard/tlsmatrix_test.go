@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/citegate/citegate/internal/testpki"
+	"github.com/citegate/citegate/netguard/nettest/testpki"
 )
 
 // pki is one test's certificate world: a trusted root, an intermediate

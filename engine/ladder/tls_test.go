@@ -14,7 +14,7 @@ import (
 
 	"github.com/citegate/citegate/engine/classify"
 	"github.com/citegate/citegate/engine/record"
-	"github.com/citegate/citegate/internal/testpki"
+	"github.com/citegate/citegate/netguard/nettest/testpki"
 	"github.com/citegate/citegate/netguard"
 )
 

@@ -37,7 +37,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/citegate/citegate/internal/dnstest"
+	"github.com/citegate/citegate/netguard/nettest/dnstest"
 )
 
 const serveAddr = "93.184.216.34"

@@ -1,90 +1,14 @@
 package engine
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"path/filepath"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/citegate/citegate/engine/fsx"
 	"github.com/citegate/citegate/engine/schema"
-	"github.com/citegate/citegate/netguard"
 )
-
-// Size caps for inputs. They exist so that a hostile or broken file produces an
-// error envelope instead of exhausting memory.
-const (
-	maxJSONBytes     = 64 << 20  // manifest, run-config, url-map, fixtures, gates
-	maxListBytes     = 256 << 20 // extracted-urls.txt, citations.jsonl
-	maxWaveFileBytes = 8 << 20   // one wave markdown file
-)
-
-// Engine carries the dependencies of every stage.
-type Engine struct {
-	// Now is the clock; tests pin it so timestamps are reproducible.
-	Now func() time.Time
-	// GuardOptions are the operator's network controls (--allow-cidr,
-	// --domain-allowlist, --resolve), applied to every guard a run builds.
-	GuardOptions []netguard.Option
-	// Net configures live online validation.
-	Net Network
-	// CommitHook, when set, is called at every step of every commit (see
-	// fsx.Step) with the command's context. It exists for fault-injection
-	// tests, which kill the process or cancel the context at exact points of
-	// the write phase, or wait there for a cancellation to arrive; nil in
-	// production.
-	CommitHook func(context.Context, fsx.Step)
-	// OnlineGate, when set, is asked before live online validation (a run
-	// or validate whose mode is online and not a dry run), with where the
-	// mode came from; an error refuses the call before anything is fetched
-	// or written. `citegate mcp` sets it: a run config a client could have
-	// written is not the operator's consent to fetch. nil allows (on the
-	// command line the operator chose the run).
-	OnlineGate func(modeSource string) error
-	// BoundHeap, when set, applies the heap bound a run asks for (see
-	// HeapBudget): it is called as a run starts with HeapBudget, and returns
-	// raise, which the run calls with 1.5× its live data once it has read
-	// the waves, and release, called when the run ends. The memory limit is
-	// the process's, so the program sets it (ui.BoundHeap); nil leaves the
-	// limit alone.
-	BoundHeap func(limit int64) (raise func(limit int64), release func())
-	// EndpointGate, when set, is asked before live online validation for
-	// each provider endpoint the run's documents set (the manifest's flags or
-	// run-config.json), with the provider's name, the URL and where it came
-	// from: the provider's credentials would go there. `citegate mcp` sets it
-	// (only endpoints the operator listed); nil allows.
-	EndpointGate func(provider, endpoint, source string) error
-	// PolicyCeiling, when set, caps run-config/policy.json's ladder values
-	// (time, bytes, redirects, attempts): a policy file a client could have
-	// written may lower them, never raise them. `citegate mcp` sets it to
-	// the defaults; nil leaves the policy as written.
-	PolicyCeiling *LadderPolicy
-	// redactText redacts a wave's source lines; nil is netguard.RedactText.
-	// Tests count its calls.
-	redactText func(string) string
-}
-
-// New returns an Engine using the wall clock and a default guard.
-func New() *Engine {
-	return &Engine{Now: time.Now}
-}
-
-// guard builds a run's network guard: the operator's controls plus the
-// limits of the run's policy (seed 000: 5 s per hop, 5 redirects, 2 MB),
-// resolving each host once per run (its answer shared for its TTL, at most
-// netguard.DefaultShareMaxAge).
-func (e *Engine) guard(p LadderPolicy) *netguard.Guard {
-	opts := append(slices.Clone(e.GuardOptions), netguard.WithLimits(p.fetchLimits()), netguard.ShareLookups(0))
-	return netguard.New(opts...)
-}
-
-// nowISO formats the clock like JavaScript's Date.prototype.toISOString.
-func (e *Engine) nowISO() string {
-	return e.Now().UTC().Format("2006-01-02T15:04:05.000Z")
-}
 
 // Manifest is the part of manifest.v1 the citation tools read. The whole
 // document is schema-validated before it is decoded into this.
@@ -107,8 +31,8 @@ type Manifest struct {
 	} `json:"artifacts"`
 }
 
-// Run is a loaded, validated run directory.
-type Run struct {
+// RunDir is a loaded, validated run directory.
+type RunDir struct {
 	ManifestPath string
 	Manifest     Manifest
 	// Root is manifest.artifacts.root, absolute and cleaned.
@@ -119,14 +43,14 @@ type Run struct {
 	manifestSum [sha256.Size]byte
 }
 
-func (r *Run) citationsPath(name string) string { return filepath.Join(r.Root, "citations", name) }
-func (r *Run) auditPath() string                { return filepath.Join(r.Root, "logs", "audit.jsonl") }
+func (r *RunDir) citationsPath(name string) string { return filepath.Join(r.Root, "citations", name) }
+func (r *RunDir) auditPath() string                { return filepath.Join(r.Root, "logs", "audit.jsonl") }
 
 // GatesPath is where gates.json lives (gate-c's write and run update it).
-func (r *Run) GatesPath() string { return r.gatesPath() }
+func (r *RunDir) GatesPath() string { return r.gatesPath() }
 
 // gatesPath is where gates.json lives: artifacts.paths.gates_file under the root.
-func (r *Run) gatesPath() string {
+func (r *RunDir) gatesPath() string {
 	p := r.Manifest.Artifacts.Paths.GatesFile
 	if p == "" {
 		p = "gates.json"
@@ -159,7 +83,7 @@ type pathArg struct{ name, value, file string }
 
 // resolvePaths checks optional path arguments (absolute when given) and
 // fills in their defaults.
-func resolvePaths(run *Run, args ...pathArg) ([]string, error) {
+func resolvePaths(run *RunDir, args ...pathArg) ([]string, error) {
 	out := make([]string, len(args))
 	for i, a := range args {
 		v, err := requireAbs(a.name, a.value, false)
@@ -178,7 +102,7 @@ func resolvePaths(run *Run, args ...pathArg) ([]string, error) {
 // validate the manifest, resolve the path arguments (an INVALID_ARGS error
 // comes before any lock), and take the run-directory lock (lockRun). The
 // returned function releases the lock.
-func (e *Engine) openTool(reason, manifestPath string, args ...pathArg) (*Run, []string, func(), error) {
+func (e *Engine) openTool(reason, manifestPath string, args ...pathArg) (*RunDir, []string, func(), error) {
 	if err := requireReason(reason); err != nil {
 		return nil, nil, nil, err
 	}
@@ -210,7 +134,7 @@ const manifestNotFound = "manifest not found: no file at manifest_path; give the
 	"or write a run directory first (citegate init DIR --waves FILES, or the MCP tool deep_research_citations_init)"
 
 // LoadRun reads and validates manifest.v1 at an absolute path.
-func LoadRun(manifestPath string) (*Run, error) {
+func LoadRun(manifestPath string) (*RunDir, error) {
 	p, aerr := requireAbs("manifest_path", manifestPath, true)
 	if aerr != nil {
 		return nil, aerr
@@ -226,12 +150,12 @@ func LoadRun(manifestPath string) (*Run, error) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, newError(CodeInvalidJSON, "manifest unreadable", map[string]any{"path": p, "reason": err.Error()})
 	}
-	return &Run{ManifestPath: p, Manifest: m, Root: filepath.Clean(m.Artifacts.Root), manifestSum: sha256.Sum256(data)}, nil
+	return &RunDir{ManifestPath: p, Manifest: m, Root: filepath.Clean(m.Artifacts.Root), manifestSum: sha256.Sum256(data)}, nil
 }
 
 // waveDir resolves a configured wave directory, refusing names that would
 // leave the run root (the reference joined them unchecked).
-func (r *Run) waveDir(label, configured, fallback string) (string, *Error) {
+func (r *RunDir) waveDir(label, configured, fallback string) (string, *Error) {
 	name := configured
 	if name == "" {
 		name = fallback
