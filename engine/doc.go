@@ -15,12 +15,15 @@
 // and replayed fixtures, the cache, then the live ladder), gatec.go with
 // engine/gate (Gate C's one rule, a leaf package), render.go, and pipeline.go, which runs
 // them in that order and commits every artifact at once (rundir.go,
-// engine/fsx). Shared vocabulary is in citation.go (the citations.jsonl
-// record: its type and verdict, typed check, encoder, strict and loose
-// readers; the statuses and the verdict record live in engine/record),
-// events.go, errors.go (the envelope and its helpers); the bridges to the
-// sub-packages are ladder_adapter.go and verify_adapter.go; small helpers
-// in helpers.go.
+// engine/fsx). Each on-disk format has one file with its type, encoder,
+// typed check, reader and the audit line of the stage that writes it:
+// citation.go (citations.jsonl; the statuses and the verdict record live in
+// engine/record), foundby.go, urlmap.go, gates.go, online.go (the online
+// side artifacts and the blocked-URL queue), fixtures.go, render.go.
+// engine.go holds the Engine, manifest.go the manifest and the loaded
+// RunDir; events.go, errors.go (the envelope and its helpers); the bridges
+// to the sub-packages are ladder_adapter.go and verify_adapter.go; small
+// helpers in helpers.go.
 //
 // Sub-packages: engine/ladder (live validation: direct fetch, providers,
 // politeness, retries, the site probe), engine/verify (does a cited source
