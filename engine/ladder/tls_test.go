@@ -14,8 +14,8 @@ import (
 
 	"github.com/citegate/citegate/engine/classify"
 	"github.com/citegate/citegate/engine/record"
-	"github.com/citegate/citegate/netguard/nettest/testpki"
 	"github.com/citegate/citegate/netguard"
+	"github.com/citegate/citegate/netguard/nettest/testpki"
 )
 
 // TestTLSMatrix runs issue 22's TLS matrix through the ladder, against
