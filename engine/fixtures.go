@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
+	"io/fs"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -620,4 +624,20 @@ func objectKeys(data []byte) []string {
 		keys = append(keys, k)
 	}
 	return keys
+}
+
+// runOfflineFixtures is the run's own offline fixtures file,
+// <runRoot>/offline-fixtures.json (what init --fixtures-template writes),
+// when it exists, else "": the default of run, and of validate in offline
+// mode. It lies in the run directory the operator set up, so no client of
+// the MCP server chooses it.
+func runOfflineFixtures(run *RunDir) (string, error) {
+	def := filepath.Join(run.Root, "offline-fixtures.json")
+	if _, err := os.Stat(def); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil
+		}
+		return "", readError("offline fixtures", def, "offline_fixtures_path missing", err)
+	}
+	return def, nil
 }

@@ -4,9 +4,6 @@ import (
 	"bufio"
 	"cmp"
 	"context"
-	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -174,22 +171,6 @@ func (e *Engine) openPipeline(a RunArgs) (*pipeline, func(), error) {
 		return nil, nil, err
 	}
 	return p, release, nil
-}
-
-// runOfflineFixtures is the run's own offline fixtures file,
-// <runRoot>/offline-fixtures.json (what init --fixtures-template writes),
-// when it exists, else "": the default of run, and of validate in offline
-// mode. It lies in the run directory the operator set up, so no client of
-// the MCP server chooses it.
-func runOfflineFixtures(run *RunDir) (string, error) {
-	def := filepath.Join(run.Root, "offline-fixtures.json")
-	if _, err := os.Stat(def); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil
-		}
-		return "", readError("offline fixtures", def, "offline_fixtures_path missing", err)
-	}
-	return def, nil
 }
 
 func preparePipeline(run *RunDir, a RunArgs) (*pipeline, error) {

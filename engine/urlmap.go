@@ -4,6 +4,8 @@ import (
 	"bufio"
 
 	"github.com/citegate/citegate/engine/schema"
+	"github.com/citegate/citegate/netguard"
+	"github.com/citegate/citegate/parse"
 )
 
 // url-map.json (url_map.v1): each original URL's normalized form and cid,
@@ -60,4 +62,21 @@ type normalizeAudit struct {
 func (e *Engine) auditNormalize(run *RunDir, reason string, res *NormalizeResult) {
 	run.audit(normalizeAudit{e.nowISO(), "citations_normalize", res.RunID, redactReason(reason),
 		res.NormalizedURLsPath, res.URLMapPath, res.UniqueNormalized, res.InputsDigest})
+}
+
+// redactURLMap removes secrets from a url-map written by another tool: a
+// redacted normalized_url is normalized again and gets its own cid.
+func redactURLMap(items []URLMapItem) ([]URLMapItem, error) {
+	for i := range items {
+		it := &items[i]
+		it.URLOriginal, _ = netguard.RedactURL(it.URLOriginal)
+		if r, _ := netguard.RedactURL(it.NormalizedURL); r != it.NormalizedURL {
+			n, err := normalizeOne(r, "url-map normalized_url is not a valid URL")
+			if err != nil {
+				return nil, err
+			}
+			it.NormalizedURL, it.CID = n, parse.CID(n)
+		}
+	}
+	return items, nil
 }

@@ -18,19 +18,6 @@ import (
 // dryRunNotes is the reference's exact dry-run trail.
 const dryRunNotes = "online ladder blocked: direct_fetch=skipped(dry-run); bright_data=skipped(dry-run); apify=skipped(dry-run)"
 
-// ValidateArgs mirrors deep_research_citations_validate.
-type ValidateArgs struct {
-	ManifestPath  string `json:"manifest_path" jsonschema:"Absolute path of the run directory's manifest.json (required). Relative paths are refused. The tool deep_research_citations_init (or citegate init DIR) writes a run directory with one."`
-	URLMapPath    string `json:"url_map_path,omitempty" jsonschema:"Absolute path of url-map.json to read. Default (recommended): <run>/citations/url-map.json, as the previous step wrote it."`
-	CitationsPath string `json:"citations_path,omitempty" jsonschema:"Absolute path to write citations.jsonl (one status record per URL) to, inside the run directory. Default (recommended): <run>/citations/citations.jsonl."`
-	// OfflineFixturesPath defaults in offline mode, as run's does, to
-	// <runRoot>/offline-fixtures.json when that file exists.
-	OfflineFixturesPath string `json:"offline_fixtures_path,omitempty" jsonschema:"Absolute path of an offline fixtures JSON file: the status of each URL (valid, paywalled, blocked, mismatch, invalid), read only in offline mode. Default: the run directory's offline-fixtures.json when it exists."`
-	OnlineFixturesPath  string `json:"online_fixtures_path,omitempty" jsonschema:"Absolute path of an online fixtures JSON file: statuses for the URLs it lists (same shapes as offline fixtures), used in online or dry-run mode instead of checking those URLs on the network; ignored in offline mode. Default: none."`
-	OnlineDryRun        *bool  `json:"online_dry_run,omitempty" jsonschema:"Online mode only: true checks nothing on the network and records each URL as blocked by a dry run; false fetches. Default: run-config.json's mode (dry_run), else false. Ignored in offline mode."`
-	Reason              string `json:"reason" jsonschema:"Why this step is run, in a few words (required; e.g. 'first pass' or 'recheck after fixing wave-1'); recorded in the run's logs/audit.jsonl; at most 1000 characters."`
-}
-
 // ValidateResult is the tool's success envelope (the reference's fields plus
 // validation_tier and counts).
 type ValidateResult struct {
@@ -106,23 +93,6 @@ type validateDigest struct {
 	OnlineDryRun        *bool        `json:"online_dry_run"`
 	RunPolicySource     string       `json:"run_policy_source"`
 	LadderPolicy        LadderPolicy `json:"citations_ladder_policy_v1"`
-}
-
-// redactURLMap removes secrets from a url-map written by another tool: a
-// redacted normalized_url is normalized again and gets its own cid.
-func redactURLMap(items []URLMapItem) ([]URLMapItem, error) {
-	for i := range items {
-		it := &items[i]
-		it.URLOriginal, _ = netguard.RedactURL(it.URLOriginal)
-		if r, _ := netguard.RedactURL(it.NormalizedURL); r != it.NormalizedURL {
-			n, err := normalizeOne(r, "url-map normalized_url is not a valid URL")
-			if err != nil {
-				return nil, err
-			}
-			it.NormalizedURL, it.CID = n, parse.CID(n)
-		}
-	}
-	return items, nil
 }
 
 // workList picks one representative per normalized_url (the first by

@@ -11,6 +11,19 @@ import (
 	"github.com/citegate/citegate/netguard"
 )
 
+// ValidateArgs mirrors deep_research_citations_validate.
+type ValidateArgs struct {
+	ManifestPath  string `json:"manifest_path" jsonschema:"Absolute path of the run directory's manifest.json (required). Relative paths are refused. The tool deep_research_citations_init (or citegate init DIR) writes a run directory with one."`
+	URLMapPath    string `json:"url_map_path,omitempty" jsonschema:"Absolute path of url-map.json to read. Default (recommended): <run>/citations/url-map.json, as the previous step wrote it."`
+	CitationsPath string `json:"citations_path,omitempty" jsonschema:"Absolute path to write citations.jsonl (one status record per URL) to, inside the run directory. Default (recommended): <run>/citations/citations.jsonl."`
+	// OfflineFixturesPath defaults in offline mode, as run's does, to
+	// <runRoot>/offline-fixtures.json when that file exists.
+	OfflineFixturesPath string `json:"offline_fixtures_path,omitempty" jsonschema:"Absolute path of an offline fixtures JSON file: the status of each URL (valid, paywalled, blocked, mismatch, invalid), read only in offline mode. Default: the run directory's offline-fixtures.json when it exists."`
+	OnlineFixturesPath  string `json:"online_fixtures_path,omitempty" jsonschema:"Absolute path of an online fixtures JSON file: statuses for the URLs it lists (same shapes as offline fixtures), used in online or dry-run mode instead of checking those URLs on the network; ignored in offline mode. Default: none."`
+	OnlineDryRun        *bool  `json:"online_dry_run,omitempty" jsonschema:"Online mode only: true checks nothing on the network and records each URL as blocked by a dry run; false fetches. Default: run-config.json's mode (dry_run), else false. Ignored in offline mode."`
+	Reason              string `json:"reason" jsonschema:"Why this step is run, in a few words (required; e.g. 'first pass' or 'recheck after fixing wave-1'); recorded in the run's logs/audit.jsonl; at most 1000 characters."`
+}
+
 // validate's inputs: the URL map, found-by.json and the fixtures a call
 // names or the run holds, read and checked before anything is validated.
 
