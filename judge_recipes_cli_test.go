@@ -61,13 +61,16 @@ type dialect struct {
 	wantErr     string
 	badModel    string // the model the failing run names
 	refusesJSON bool   // LM Studio: response_format json_object is a 400
+	// native: Ollama's own API, POST /api/chat with "stream": false, its
+	// answer {"message":{…},"done":true,…}; its /v1 is not served here.
+	native bool
 }
 
 var dialects = []dialect{
 	{
 		name:        "ollama",
-		recipe:      "citegate verify --output-file synthesis.md --allow-fetch --model gpt-oss:20b --base-url http://127.0.0.1:11434",
-		defaultPort: "11434", model: "gpt-oss:20b", badModel: "gpt-oss:120b",
+		recipe:      "citegate verify --output-file synthesis.md --allow-fetch --model gpt-oss:20b --provider ollama --base-url http://127.0.0.1:11434",
+		defaultPort: "11434", model: "gpt-oss:20b", badModel: "gpt-oss:120b", native: true,
 		notFound: func(m string) (int, string) {
 			return 404, fmt.Sprintf(`{"error":"model \"%s\" not found, try pulling it first"}`, m)
 		},
@@ -127,7 +130,11 @@ func (f *fakeModelServer) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+	path := "/v1/chat/completions"
+	if f.d.native {
+		path = "/api/chat"
+	}
+	if r.Method != http.MethodPost || r.URL.Path != path {
 		w.WriteHeader(404)
 		_, _ = io.WriteString(w, `{"error":"404 page not found"}`)
 		return
@@ -138,8 +145,10 @@ func (f *fakeModelServer) serve(w http.ResponseWriter, r *http.Request) {
 			Type string `json:"type"`
 		} `json:"response_format"`
 		Messages []struct{ Role, Content string } `json:"messages"`
+		Stream   *bool                            `json:"stream"`
 	}
-	if json.NewDecoder(r.Body).Decode(&req) != nil || len(req.Messages) == 0 {
+	// Ollama's native API streams unless told not to.
+	if json.NewDecoder(r.Body).Decode(&req) != nil || len(req.Messages) == 0 || f.d.native && (req.Stream == nil || *req.Stream) {
 		w.WriteHeader(400)
 		_, _ = io.WriteString(w, `{"error":"bad request"}`)
 		return
@@ -170,6 +179,13 @@ func (f *fakeModelServer) serve(w http.ResponseWriter, r *http.Request) {
 			items = append(items, fmt.Sprintf(`{"id": %d, %s`, i+1, verdict[1:]))
 		}
 		verdict = `{"verdicts": [` + strings.Join(items, ", ") + `]}`
+	}
+	if f.d.native {
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"model": req.Model, "created_at": "2026-05-01T12:00:00Z", "message": map[string]any{"role": "assistant", "content": verdict},
+			"done": true, "done_reason": "stop", "prompt_eval_count": 100, "eval_count": 20,
+		})
+		return
 	}
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"id": "chatcmpl-1", "object": "chat.completion", "created": 1700000000, "model": req.Model,
@@ -313,7 +329,7 @@ func TestJudgeEndpointIsNotASource(t *testing.T) {
 	host, web := sourceWeb(t)
 	synthesis := writeSynthesis(t, 3, "http://"+host+"/report", "http://127.0.0.1:"+port+"/api/tags", "http://localhost:"+port+"/api/tags")
 	code, stdout, stderr := invoke(t, append([]string{"verify", "--output-file", synthesis, "--allow-fetch", "--model", "gpt-oss:20b",
-		"--base-url", "http://127.0.0.1:" + port}, web...)...)
+		"--provider", "ollama", "--base-url", "http://127.0.0.1:" + port}, web...)...)
 	v := decodeVerify(t, code, stdout, stderr)
 	if len(v.Citations) != 3 || v.Citations[0].Judge == nil || v.Citations[0].Judge.Verdict != "supported" {
 		t.Fatalf("the judge did not judge the real source\n%s\n%s", stdout, stderr)
@@ -324,7 +340,7 @@ func TestJudgeEndpointIsNotASource(t *testing.T) {
 		}
 	}
 	for _, p := range f.paths {
-		if p != "/v1/chat/completions" {
+		if p != "/api/chat" {
 			t.Errorf("the model server was asked for %s", p)
 		}
 	}

@@ -194,12 +194,7 @@ func (j *llmJudge) batchCall(ctx context.Context, claims []string, source string
 	if err != nil {
 		return usage, nil, err
 	}
-	var ans answer
-	if j.provider == ProviderAnthropic {
-		ans, err = j.decodeAnthropic(raw)
-	} else {
-		ans, err = j.decodeOpenAI(raw)
-	}
+	ans, err := j.decode(raw)
 	usage.InputTokens, usage.OutputTokens = ans.inTok, ans.outTok
 	if j.price != nil {
 		cost := j.price.Cost(ans.inTok, ans.outTok)

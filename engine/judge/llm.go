@@ -72,13 +72,7 @@ func (j *llmJudge) Judge(ctx context.Context, claim, source string) (Verdict, er
 	if err != nil {
 		return Verdict{}, err
 	}
-	var ans answer
-	var derr error
-	if j.provider == ProviderAnthropic {
-		ans, derr = j.decodeAnthropic(raw)
-	} else {
-		ans, derr = j.decodeOpenAI(raw)
-	}
+	ans, derr := j.decode(raw)
 
 	// The call was answered and billed: tokens, cost and latency are kept
 	// even when no verdict can be read from it (as in seed 002, which adds

@@ -296,7 +296,7 @@ var specs = map[string]spec{
 			a := &c.Verify
 			b.path("output-file", &c.OutputFile, "the agent output to check (a synthesis, a wave file), or - for stdin (required)")
 			b.str("model", &a.Model, "judge model: lexical (offline, no key), claude-…, gpt-…, or any model your --base-url server serves (required)")
-			b.str("provider", &a.Provider, "anthropic | openai | openai-compatible | lexical (default: from --base-url — api.anthropic.com, api.openai.com, any other host openai-compatible — else from --model)")
+			b.str("provider", &a.Provider, "anthropic | openai | openai-compatible | ollama | lexical (default: from --base-url — api.anthropic.com, api.openai.com, port 11434 without /v1 ollama, any other host openai-compatible — else from --model)")
 			b.str("base-url", &a.BaseURL, "judge API base URL, e.g. http://127.0.0.1:11434 (Ollama); reachable for judge calls only, loopback and any port included, never for sources; it gets CITEGATE_JUDGE_API_KEY, if set")
 			b.integer("judge-timeout-ms", &a.JudgeTimeoutMS, "timeout of one judge call (default 60000)")
 			b.integer("judge-concurrency", &a.JudgeConcurrency, "judge calls run at once (default 4, at most 32)")
