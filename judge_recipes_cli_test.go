@@ -44,7 +44,9 @@ type fakeModelServer struct {
 	inFlight int
 	maxIn    int
 	hold     time.Duration // how long each answer takes
-	loading  bool          // llama.cpp: model still loading
+	// loading is how many more calls llama.cpp answers 503 "Loading
+	// model"; -1: it never finishes loading.
+	loading int
 }
 
 // dialect is one local server's README recipe and the way it speaks.
@@ -119,7 +121,7 @@ func (f *fakeModelServer) serve(w http.ResponseWriter, r *http.Request) {
 	f.paths = append(f.paths, r.URL.Path)
 	f.inFlight++
 	f.maxIn = max(f.maxIn, f.inFlight)
-	hold, loading := f.hold, f.loading
+	hold, loading := f.hold, f.loading != 0
 	f.mu.Unlock()
 	defer func() { f.mu.Lock(); f.inFlight--; f.mu.Unlock() }()
 	if hold > 0 {
@@ -155,6 +157,11 @@ func (f *fakeModelServer) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case loading:
+		f.mu.Lock()
+		if f.loading > 0 {
+			f.loading--
+		}
+		f.mu.Unlock()
 		w.WriteHeader(503)
 		_, _ = io.WriteString(w, `{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`)
 		return
@@ -264,12 +271,17 @@ func decodeVerify(t *testing.T, code int, stdout, stderr string) verifyOut {
 // TestJudgeRecipes runs each README recipe as written against a fake of
 // its server: it works, the judge reaches the server on its loopback port
 // without --allow-cidr/--allow-port for it, only CITEGATE_JUDGE_API_KEY
-// reaches it, and the server's own error bodies come back readable.
+// reaches it, and the server's own error bodies come back readable. The
+// llama.cpp server first answers 503 "Loading model": the judge waits.
 func TestJudgeRecipes(t *testing.T) {
 	plantKeys(t)
 	for _, d := range dialects {
 		t.Run(d.name, func(t *testing.T) {
 			f := newFakeModelServer(t, d)
+			if d.badModel == "" {
+				// llama.cpp still loading its model: the judge waits.
+				f.loading = 2
+			}
 			_, port, _ := net.SplitHostPort(f.Listener.Addr().String())
 			host, web := sourceWeb(t)
 			synthesis := writeSynthesis(t, 3, "http://"+host+"/report")
@@ -280,12 +292,15 @@ func TestJudgeRecipes(t *testing.T) {
 			if code != cli.ExitOK || v.TotalSupported != 3 || f.judged != 1 {
 				t.Fatalf("exit %d, %d supported, %d judged\n%s\n%s", code, v.TotalSupported, f.judged, stdout, stderr)
 			}
+			if d.badModel == "" && len(f.paths) != 3 {
+				t.Errorf("%d calls, want two answered 503 Loading model, then the verdict", len(f.paths))
+			}
 			for a := range f.auth {
 				if a != "Bearer "+plantedJudgeKey {
 					t.Errorf("the server received credential %q", a)
 				}
 			}
-			if f.auth["Bearer "+plantedJudgeKey] != 1 {
+			if f.auth["Bearer "+plantedJudgeKey] != len(f.paths) {
 				t.Errorf("credentials seen: %v, want the judge key on each call", f.auth)
 			}
 			for _, s := range []string{plantedOpenAIKey, plantedAnthropicKey, plantedJudgeKey} {
@@ -303,9 +318,12 @@ func TestJudgeRecipes(t *testing.T) {
 					}
 				}
 			} else {
+				// A model that never loads: the retries end with the
+				// judge timeout.
 				f.mu.Lock()
-				f.loading = true
+				f.loading = -1
 				f.mu.Unlock()
+				args = append(args, "--judge-timeout-ms", "1200")
 			}
 			code, stdout, stderr = invoke(t, append(args, web...)...)
 			v = decodeVerify(t, code, stdout, stderr)

@@ -91,6 +91,9 @@ type Error struct {
 	// RetryAfter is the Retry-After of a rate_limited answer; 0 if not sent.
 	RetryAfter time.Duration
 	cause      error // context.Canceled or context.DeadlineExceeded, never a transport error
+	// loading marks a server still loading its model (loading.go): the
+	// call is retried.
+	loading bool
 }
 
 // Error renders "judge: <kind>: <message>[ (retry after <d>)]".

@@ -181,9 +181,7 @@ func (m *miniCheckJudge) ask(ctx context.Context, v *Verdict, chunk, claim strin
 	if err != nil {
 		return false, &Error{Kind: KindLLM, Message: "encoding request: " + m.llm.sanitize(err.Error())}
 	}
-	cctx, cancel := context.WithTimeout(ctx, m.llm.timeout)
-	defer cancel()
-	raw, err := m.llm.post(cctx, body)
+	raw, err := m.llm.postRetrying(ctx, body)
 	if err != nil {
 		return false, err
 	}
