@@ -49,7 +49,7 @@ type Judge interface {
 	// unknown (openai-compatible).
 	EstimateMaxCostUSD(claim, source string) float64
 	// Name is "anthropic/<model>", "openai/<model>",
-	// "openai-compatible/<model>" or "lexical".
+	// "openai-compatible/<model>", "ollama/<model>" or "lexical".
 	Name() string
 }
 
@@ -152,10 +152,11 @@ type Config struct {
 	// Model is the model id ("claude-haiku-4-5-20251001", "gpt-4o-mini",
 	// "llama3.1" for a local server) or "lexical".
 	Model string
-	// Provider is "", "anthropic", "openai", "openai-compatible" or
-	// "lexical". When empty it is inferred (InferProvider): from BaseURL
-	// when one is given (Anthropic's or OpenAI's API host, else
-	// openai-compatible, whatever the model is called), else from Model
+	// Provider is "", "anthropic", "openai", "openai-compatible", "ollama"
+	// or "lexical". When empty it is inferred (InferProvider): from BaseURL
+	// when one is given (Anthropic's or OpenAI's API host, Ollama's port
+	// without "/v1", else openai-compatible, whatever the model is
+	// called), else from Model
 	// ("claude-*" → anthropic, "gpt-*" and "o<digit>*" → openai).
 	Provider string
 	// BaseURL overrides the API's base URL (scheme://host[:port][/prefix]);
