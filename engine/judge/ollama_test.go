@@ -28,6 +28,9 @@ func fakeOllama(t *testing.T, text func(req recorded) string) *fakeAPI {
 		case req.Method != http.MethodPost || req.Path != "/api/chat":
 			w.WriteHeader(404)
 			_, _ = w.Write([]byte("404 page not found"))
+		case req.Body["model"] == "broken":
+			// An answer that failed after the headers went out.
+			writeJSON(w, 200, map[string]any{"error": "an error was encountered while running the model"})
 		case req.Body["model"] != "gpt-oss:20b":
 			writeJSON(w, 404, map[string]any{"error": fmt.Sprintf("model '%v' not found", req.Body["model"])})
 		default:
@@ -80,6 +83,7 @@ func TestOllamaNativeErrors(t *testing.T) {
 	for _, tc := range []struct{ model, kind, msg string }{
 		{"llama9", KindLLM, "ollama: HTTP 404: model 'llama9' not found"},
 		{"gpt-oss:20b", KindMalformed, `ollama: response carries no text (stop reason "stop")`},
+		{"broken", KindLLM, "ollama: an error was encountered while running the model"},
 	} {
 		j, err := New(Config{Model: tc.model, Provider: "ollama", BaseURL: f.URL, Client: f.Client(), Getenv: env()})
 		if err != nil {
