@@ -44,7 +44,9 @@ type fakeModelServer struct {
 	inFlight int
 	maxIn    int
 	hold     time.Duration // how long each answer takes
-	loading  bool          // llama.cpp: model still loading
+	// loading is how many more calls llama.cpp answers 503 "Loading
+	// model"; -1: it never finishes loading.
+	loading int
 }
 
 // dialect is one local server's README recipe and the way it speaks.
@@ -61,13 +63,16 @@ type dialect struct {
 	wantErr     string
 	badModel    string // the model the failing run names
 	refusesJSON bool   // LM Studio: response_format json_object is a 400
+	// native: Ollama's own API, POST /api/chat with "stream": false, its
+	// answer {"message":{…},"done":true,…}; its /v1 is not served here.
+	native bool
 }
 
 var dialects = []dialect{
 	{
 		name:        "ollama",
-		recipe:      "citegate verify --output-file synthesis.md --allow-fetch --model gpt-oss:20b --base-url http://127.0.0.1:11434",
-		defaultPort: "11434", model: "gpt-oss:20b", badModel: "gpt-oss:120b",
+		recipe:      "citegate verify --output-file synthesis.md --allow-fetch --model gpt-oss:20b --provider ollama --base-url http://127.0.0.1:11434",
+		defaultPort: "11434", model: "gpt-oss:20b", badModel: "gpt-oss:120b", native: true,
 		notFound: func(m string) (int, string) {
 			return 404, fmt.Sprintf(`{"error":"model \"%s\" not found, try pulling it first"}`, m)
 		},
@@ -116,7 +121,7 @@ func (f *fakeModelServer) serve(w http.ResponseWriter, r *http.Request) {
 	f.paths = append(f.paths, r.URL.Path)
 	f.inFlight++
 	f.maxIn = max(f.maxIn, f.inFlight)
-	hold, loading := f.hold, f.loading
+	hold, loading := f.hold, f.loading != 0
 	f.mu.Unlock()
 	defer func() { f.mu.Lock(); f.inFlight--; f.mu.Unlock() }()
 	if hold > 0 {
@@ -127,7 +132,11 @@ func (f *fakeModelServer) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+	path := "/v1/chat/completions"
+	if f.d.native {
+		path = "/api/chat"
+	}
+	if r.Method != http.MethodPost || r.URL.Path != path {
 		w.WriteHeader(404)
 		_, _ = io.WriteString(w, `{"error":"404 page not found"}`)
 		return
@@ -138,14 +147,21 @@ func (f *fakeModelServer) serve(w http.ResponseWriter, r *http.Request) {
 			Type string `json:"type"`
 		} `json:"response_format"`
 		Messages []struct{ Role, Content string } `json:"messages"`
+		Stream   *bool                            `json:"stream"`
 	}
-	if json.NewDecoder(r.Body).Decode(&req) != nil || len(req.Messages) == 0 {
+	// Ollama's native API streams unless told not to.
+	if json.NewDecoder(r.Body).Decode(&req) != nil || len(req.Messages) == 0 || f.d.native && (req.Stream == nil || *req.Stream) {
 		w.WriteHeader(400)
 		_, _ = io.WriteString(w, `{"error":"bad request"}`)
 		return
 	}
 	switch {
 	case loading:
+		f.mu.Lock()
+		if f.loading > 0 {
+			f.loading--
+		}
+		f.mu.Unlock()
 		w.WriteHeader(503)
 		_, _ = io.WriteString(w, `{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`)
 		return
@@ -170,6 +186,13 @@ func (f *fakeModelServer) serve(w http.ResponseWriter, r *http.Request) {
 			items = append(items, fmt.Sprintf(`{"id": %d, %s`, i+1, verdict[1:]))
 		}
 		verdict = `{"verdicts": [` + strings.Join(items, ", ") + `]}`
+	}
+	if f.d.native {
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"model": req.Model, "created_at": "2026-05-01T12:00:00Z", "message": map[string]any{"role": "assistant", "content": verdict},
+			"done": true, "done_reason": "stop", "prompt_eval_count": 100, "eval_count": 20,
+		})
+		return
 	}
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"id": "chatcmpl-1", "object": "chat.completion", "created": 1700000000, "model": req.Model,
@@ -248,12 +271,17 @@ func decodeVerify(t *testing.T, code int, stdout, stderr string) verifyOut {
 // TestJudgeRecipes runs each README recipe as written against a fake of
 // its server: it works, the judge reaches the server on its loopback port
 // without --allow-cidr/--allow-port for it, only CITEGATE_JUDGE_API_KEY
-// reaches it, and the server's own error bodies come back readable.
+// reaches it, and the server's own error bodies come back readable. The
+// llama.cpp server first answers 503 "Loading model": the judge waits.
 func TestJudgeRecipes(t *testing.T) {
 	plantKeys(t)
 	for _, d := range dialects {
 		t.Run(d.name, func(t *testing.T) {
 			f := newFakeModelServer(t, d)
+			if d.badModel == "" {
+				// llama.cpp still loading its model: the judge waits.
+				f.loading = 2
+			}
 			_, port, _ := net.SplitHostPort(f.Listener.Addr().String())
 			host, web := sourceWeb(t)
 			synthesis := writeSynthesis(t, 3, "http://"+host+"/report")
@@ -264,12 +292,15 @@ func TestJudgeRecipes(t *testing.T) {
 			if code != cli.ExitOK || v.TotalSupported != 3 || f.judged != 1 {
 				t.Fatalf("exit %d, %d supported, %d judged\n%s\n%s", code, v.TotalSupported, f.judged, stdout, stderr)
 			}
+			if d.badModel == "" && len(f.paths) != 3 {
+				t.Errorf("%d calls, want two answered 503 Loading model, then the verdict", len(f.paths))
+			}
 			for a := range f.auth {
 				if a != "Bearer "+plantedJudgeKey {
 					t.Errorf("the server received credential %q", a)
 				}
 			}
-			if f.auth["Bearer "+plantedJudgeKey] != 1 {
+			if f.auth["Bearer "+plantedJudgeKey] != len(f.paths) {
 				t.Errorf("credentials seen: %v, want the judge key on each call", f.auth)
 			}
 			for _, s := range []string{plantedOpenAIKey, plantedAnthropicKey, plantedJudgeKey} {
@@ -287,9 +318,12 @@ func TestJudgeRecipes(t *testing.T) {
 					}
 				}
 			} else {
+				// A model that never loads: the retries end with the
+				// judge timeout.
 				f.mu.Lock()
-				f.loading = true
+				f.loading = -1
 				f.mu.Unlock()
+				args = append(args, "--judge-timeout-ms", "1200")
 			}
 			code, stdout, stderr = invoke(t, append(args, web...)...)
 			v = decodeVerify(t, code, stdout, stderr)
@@ -313,7 +347,7 @@ func TestJudgeEndpointIsNotASource(t *testing.T) {
 	host, web := sourceWeb(t)
 	synthesis := writeSynthesis(t, 3, "http://"+host+"/report", "http://127.0.0.1:"+port+"/api/tags", "http://localhost:"+port+"/api/tags")
 	code, stdout, stderr := invoke(t, append([]string{"verify", "--output-file", synthesis, "--allow-fetch", "--model", "gpt-oss:20b",
-		"--base-url", "http://127.0.0.1:" + port}, web...)...)
+		"--provider", "ollama", "--base-url", "http://127.0.0.1:" + port}, web...)...)
 	v := decodeVerify(t, code, stdout, stderr)
 	if len(v.Citations) != 3 || v.Citations[0].Judge == nil || v.Citations[0].Judge.Verdict != "supported" {
 		t.Fatalf("the judge did not judge the real source\n%s\n%s", stdout, stderr)
@@ -324,7 +358,7 @@ func TestJudgeEndpointIsNotASource(t *testing.T) {
 		}
 	}
 	for _, p := range f.paths {
-		if p != "/v1/chat/completions" {
+		if p != "/api/chat" {
 			t.Errorf("the model server was asked for %s", p)
 		}
 	}

@@ -48,12 +48,13 @@ func runMCP(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 // the server answers its first call.
 func mcpBounds(c *cli.Command) (citemcp.Boundaries, error) {
 	v := c.Verify
-	if v.MaxCitations < 0 || v.PerSourceTimeoutMS < 0 || v.PerSourceMaxBytes < 0 || (v.MaxCostUSDTotal != nil && *v.MaxCostUSDTotal < 0) {
-		return citemcp.Boundaries{}, fmt.Errorf("--max-citations, --per-source-timeout-ms, --per-source-max-bytes and --max-cost-usd-total must not be negative")
+	if v.MaxCitations < 0 || v.PerSourceTimeoutMS < 0 || v.PerSourceMaxBytes < 0 || (v.MaxCostUSDTotal != nil && *v.MaxCostUSDTotal < 0) ||
+		v.JudgeTimeoutMS < 0 || v.JudgeConcurrency < 0 {
+		return citemcp.Boundaries{}, fmt.Errorf("--max-citations, --per-source-timeout-ms, --per-source-max-bytes, --max-cost-usd-total, --judge-timeout-ms and --judge-concurrency must not be negative")
 	}
 	b := citemcp.Boundaries{JudgeBaseURLs: c.JudgeBaseURLs, ProviderEndpoints: c.ProviderEndpoints, DomainAllowlist: c.Net.DomainAllowlist,
 		MaxCitations: v.MaxCitations, PerSourceTimeoutMS: v.PerSourceTimeoutMS, PerSourceMaxBytes: v.PerSourceMaxBytes,
-		MaxCostUSDTotal: v.MaxCostUSDTotal}
+		MaxCostUSDTotal: v.MaxCostUSDTotal, JudgeTimeoutMS: v.JudgeTimeoutMS, JudgeConcurrency: v.JudgeConcurrency}
 	for _, r := range c.Roots {
 		abs, err := filepath.Abs(r)
 		if err != nil {

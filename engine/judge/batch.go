@@ -186,20 +186,13 @@ func (j *llmJudge) batchCall(ctx context.Context, claims []string, source string
 	if err != nil {
 		return usage, nil, &Error{Kind: KindLLM, Message: "encoding request: " + j.sanitize(err.Error())}
 	}
-	cctx, cancel := context.WithTimeout(ctx, j.timeout)
-	defer cancel()
 	start := time.Now()
-	raw, err := j.post(cctx, body)
+	raw, err := j.postRetrying(ctx, body)
 	usage.LatencyMS = time.Since(start).Milliseconds()
 	if err != nil {
 		return usage, nil, err
 	}
-	var ans answer
-	if j.provider == ProviderAnthropic {
-		ans, err = j.decodeAnthropic(raw)
-	} else {
-		ans, err = j.decodeOpenAI(raw)
-	}
+	ans, err := j.decode(raw)
 	usage.InputTokens, usage.OutputTokens = ans.inTok, ans.outTok
 	if j.price != nil {
 		cost := j.price.Cost(ans.inTok, ans.outTok)

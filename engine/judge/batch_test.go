@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 var _ BatchJudge = (*llmJudge)(nil)
@@ -176,7 +177,8 @@ func TestBatchServerErrors(t *testing.T) {
 		calls    int
 		fallback bool
 	}{
-		{500, 1, false}, {401, 1, false}, {429, 1, false}, {413, 3, true}, {400, 3, true},
+		// A batch's 429 is waited out like a single call's, then reported.
+		{500, 1, false}, {401, 1, false}, {429, 1 + maxRetries, false}, {413, 3, true}, {400, 3, true},
 	} {
 		t.Run(fmt.Sprint(tt.status), func(t *testing.T) {
 			f := newFakeAPI(t, func(w http.ResponseWriter, _ *http.Request, req recorded) {
@@ -187,6 +189,7 @@ func TestBatchServerErrors(t *testing.T) {
 				writeJSON(w, 200, openAIAnswer(goodVerdict, 10, 1))
 			})
 			j := newBatchJudge(t, Config{Model: "llama3.1", Provider: ProviderOpenAICompatible, BaseURL: f.URL, Getenv: env()})
+			j.(*llmJudge).sleep = func(context.Context, time.Duration) error { return nil }
 			vs, errs := j.JudgeBatch(context.Background(), []string{"A.", "B."}, "Source.")
 			if n := len(f.requests()); n != tt.calls {
 				t.Errorf("%d requests, want %d", n, tt.calls)

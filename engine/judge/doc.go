@@ -2,12 +2,14 @@
 // it: the third phase of `citegate verify` (issue 6), after extraction and
 // fetching.
 //
-// Four judges share one interface:
+// Five judges share one interface:
 //
 //   - anthropic: the Anthropic Messages API (POST {base}/v1/messages);
 //   - openai: OpenAI Chat Completions (POST {base}/v1/chat/completions);
 //   - openai-compatible: the same wire format at a caller-given base URL
 //     (llama.cpp, Ollama, vLLM, ...), key optional, cost unknown;
+//   - ollama: Ollama's native chat API (POST {base}/api/chat, not
+//     streamed), key optional, cost unknown (ollama.go);
 //   - lexical: a built-in, offline, deterministic judge that needs no key
 //     and no network (offline.go): it commits only when the evidence is
 //     clear and says "uncertain" otherwise.
@@ -37,7 +39,8 @@
 // offline judge), passages.go (what a judge reads), text.go and lexicon.go
 // (the offline judge's tokens and word lists, on parse/textkit), prompt.go,
 // wire.go and llm.go (the LLM judges), batch.go (batched verdicts),
-// minicheck.go (the MiniCheck protocol), prices.go.
+// minicheck.go (the MiniCheck protocol), ollama.go (Ollama's native API),
+// loading.go (waiting out a model that is still loading), prices.go.
 //
 // Safety rules every judge keeps:
 //

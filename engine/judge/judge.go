@@ -49,7 +49,7 @@ type Judge interface {
 	// unknown (openai-compatible).
 	EstimateMaxCostUSD(claim, source string) float64
 	// Name is "anthropic/<model>", "openai/<model>",
-	// "openai-compatible/<model>" or "lexical".
+	// "openai-compatible/<model>", "ollama/<model>" or "lexical".
 	Name() string
 }
 
@@ -91,6 +91,9 @@ type Error struct {
 	// RetryAfter is the Retry-After of a rate_limited answer; 0 if not sent.
 	RetryAfter time.Duration
 	cause      error // context.Canceled or context.DeadlineExceeded, never a transport error
+	// loading marks a server still loading its model (loading.go): the
+	// call is retried.
+	loading bool
 }
 
 // Error renders "judge: <kind>: <message>[ (retry after <d>)]".
@@ -111,7 +114,11 @@ const (
 	ProviderAnthropic        = "anthropic"
 	ProviderOpenAI           = "openai"
 	ProviderOpenAICompatible = "openai-compatible"
-	ProviderLexical          = "lexical"
+	// ProviderOllama is Ollama's native chat API (POST {base}/api/chat),
+	// chosen by name or by a base URL on Ollama's port without "/v1"
+	// (ollama.go); Ollama's "/v1" is openai-compatible.
+	ProviderOllama  = "ollama"
+	ProviderLexical = "lexical"
 )
 
 // Default base URLs; the paths /v1/messages and /v1/chat/completions are
@@ -145,10 +152,11 @@ type Config struct {
 	// Model is the model id ("claude-haiku-4-5-20251001", "gpt-4o-mini",
 	// "llama3.1" for a local server) or "lexical".
 	Model string
-	// Provider is "", "anthropic", "openai", "openai-compatible" or
-	// "lexical". When empty it is inferred (InferProvider): from BaseURL
-	// when one is given (Anthropic's or OpenAI's API host, else
-	// openai-compatible, whatever the model is called), else from Model
+	// Provider is "", "anthropic", "openai", "openai-compatible", "ollama"
+	// or "lexical". When empty it is inferred (InferProvider): from BaseURL
+	// when one is given (Anthropic's or OpenAI's API host, Ollama's port
+	// without "/v1", else openai-compatible, whatever the model is
+	// called), else from Model
 	// ("claude-*" → anthropic, "gpt-*" and "o<digit>*" → openai).
 	Provider string
 	// BaseURL overrides the API's base URL (scheme://host[:port][/prefix]);
@@ -211,10 +219,12 @@ func New(cfg Config) (Judge, error) {
 		if strings.TrimSpace(cfg.BaseURL) == "" {
 			return nil, configError(KindConfig, "provider openai-compatible needs a base URL (--base-url), e.g. http://127.0.0.1:8080")
 		}
+	case ProviderOllama:
+		defBase = DefaultOllamaBaseURL
 	default:
-		return nil, configError(KindConfig, fmt.Sprintf("unknown provider %q (want anthropic, openai, openai-compatible or lexical)", safeDetail(cfg.Provider, "")))
+		return nil, configError(KindConfig, fmt.Sprintf("unknown provider %q (want anthropic, openai, openai-compatible, ollama or lexical)", safeDetail(cfg.Provider, "")))
 	}
-	if provider != ProviderOpenAICompatible {
+	if !operatorServer(provider) {
 		if model == "" {
 			return nil, configError(KindUnknownModel, "no model given")
 		}
@@ -232,7 +242,7 @@ func New(cfg Config) (Judge, error) {
 	}
 	keyVar := keyVar(provider, base)
 	key := strings.TrimSpace(getenv(keyVar))
-	if key == "" && provider != ProviderOpenAICompatible {
+	if key == "" && !operatorServer(provider) {
 		return nil, configError(KindMissingKey, fmt.Sprintf("%s is not set: the %s judge at %s needs an API key (or use the model lexical, which needs none)",
 			keyVar, provider, safeDetail(hostOf(base), "")))
 	}
@@ -269,7 +279,8 @@ func New(cfg Config) (Judge, error) {
 // InferProvider returns the provider New uses when Config.Provider is
 // empty. A base URL decides: Anthropic's or OpenAI's API host names that
 // provider, any other host is an operator's openai-compatible server, so
-// "gpt-oss:20b" served by Ollama is not taken for an OpenAI model. Without
+// "gpt-oss:20b" served by Ollama is not taken for an OpenAI model; a base
+// on Ollama's port 11434 without "/v1" is Ollama's native API. Without
 // a base URL the model id's shape is all there is: "claude-*" →
 // anthropic, "gpt-*" and "o<digit>*" → openai.
 func InferProvider(model, baseURL string) (string, error) {
@@ -286,6 +297,9 @@ func InferProvider(model, baseURL string) (string, error) {
 			return ProviderAnthropic, nil
 		case openAIHost:
 			return ProviderOpenAI, nil
+		}
+		if ollamaNative(base) {
+			return ProviderOllama, nil
 		}
 		return ProviderOpenAICompatible, nil
 	case strings.HasPrefix(m, "claude-"):
@@ -325,6 +339,12 @@ func isOSeries(m string) bool {
 	return len(m) >= 2 && (m[0] == 'o' || m[0] == 'O') && m[1] >= '0' && m[1] <= '9'
 }
 
+// operatorServer reports a provider whose server the operator runs
+// (openai-compatible, ollama): its key is optional and its cost unknown.
+func operatorServer(provider string) bool {
+	return provider == ProviderOpenAICompatible || provider == ProviderOllama
+}
+
 func configError(kind, msg string) *Error { return &Error{Kind: kind, Message: msg} }
 
 // endpointURL validates base and returns the full endpoint. cleartext
@@ -344,7 +364,7 @@ func endpointURL(base, provider string, sendsKey bool) (endpoint string, clearte
 		return "", false, configError(KindConfig, "base URL must not carry userinfo, a query or a fragment")
 	}
 	if scheme == "http" && sendsKey && !isLoopback(u.Hostname()) {
-		if provider != ProviderOpenAICompatible {
+		if !operatorServer(provider) {
 			return "", false, configError(KindConfig, fmt.Sprintf("refusing to send an API key over plain http to %s; use https", safeDetail(u.Host, "")))
 		}
 		cleartext = true
@@ -353,9 +373,13 @@ func endpointURL(base, provider string, sendsKey bool) (endpoint string, clearte
 	if !strings.HasSuffix(path, "/v1") {
 		path += "/v1"
 	}
-	if provider == ProviderAnthropic {
+	switch provider {
+	case ProviderOllama:
+		// The native API lives beside Ollama's "/v1", not under it.
+		path = strings.TrimSuffix(path, "/v1") + "/api/chat"
+	case ProviderAnthropic:
 		path += "/messages"
-	} else {
+	default:
 		path += "/chat/completions"
 	}
 	u.Scheme, u.Path, u.RawPath = scheme, path, ""

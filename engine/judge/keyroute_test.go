@@ -32,6 +32,9 @@ func TestKeysReachOnlyTheirProvider(t *testing.T) {
 		if strings.HasSuffix(r.URL.Path, "/messages") {
 			return textResponse(200, `{"type":"message","content":[{"type":"text","text":`+quote(goodVerdict)+`}],"usage":{"input_tokens":1,"output_tokens":1}}`), nil
 		}
+		if strings.HasSuffix(r.URL.Path, "/api/chat") {
+			return textResponse(200, `{"message":{"role":"assistant","content":`+quote(goodVerdict)+`},"done":true}`), nil
+		}
 		return textResponse(200, `{"choices":[{"message":{"content":`+quote(goodVerdict)+`}}]}`), nil
 	})}
 	for _, tc := range []struct {
@@ -42,6 +45,9 @@ func TestKeysReachOnlyTheirProvider(t *testing.T) {
 		{"gpt-4o-mini", "", "https://api.openai.com/v1", "api.openai.com", oKey},
 		{"local", "openai-compatible", "https://api.openai.com", "api.openai.com", oKey},
 		{"gpt-oss:20b", "", "http://127.0.0.1:11434", "127.0.0.1:11434", jKey},
+		{"gpt-oss:20b", "", "http://127.0.0.1:11434/v1", "127.0.0.1:11434", jKey},
+		{"gpt-oss:20b", "ollama", "", "127.0.0.1:11434", jKey},
+		{"gpt-oss:20b", "ollama", "https://api.openai.com", "api.openai.com", oKey},
 		{"gpt-4o", "", "https://llm.example.net", "llm.example.net", jKey},
 		{"gpt-4o", "openai", "https://gateway.example.net", "gateway.example.net", jKey},
 		{"claude-sonnet-4-6", "anthropic", "https://gateway.example.net:8443", "gateway.example.net:8443", jKey},

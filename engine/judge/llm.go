@@ -36,8 +36,10 @@ type llmJudge struct {
 	endpoint string
 	client   *http.Client // caller's client, copied, redirects off
 	timeout  time.Duration
-	// sleep waits out a rate limit; tests replace it.
+	// sleep waits out a rate limit or a loading model, now reads the
+	// clock; tests replace both.
 	sleep func(ctx context.Context, d time.Duration) error
+	now   func() time.Time
 }
 
 func (j *llmJudge) Name() string {
@@ -72,13 +74,7 @@ func (j *llmJudge) Judge(ctx context.Context, claim, source string) (Verdict, er
 	if err != nil {
 		return Verdict{}, err
 	}
-	var ans answer
-	var derr error
-	if j.provider == ProviderAnthropic {
-		ans, derr = j.decodeAnthropic(raw)
-	} else {
-		ans, derr = j.decodeOpenAI(raw)
-	}
+	ans, derr := j.decode(raw)
 
 	// The call was answered and billed: tokens, cost and latency are kept
 	// even when no verdict can be read from it (as in seed 002, which adds
@@ -122,21 +118,35 @@ const (
 	maxRetryWait = 30 * time.Second
 )
 
-// postRetrying is post with rate limits waited out. Each attempt has the
-// judge's timeout; the waits end with ctx.
+// postRetrying is post with rate limits and a loading model waited out.
+// Each attempt has the judge's timeout; a loading model's retries all fit
+// in one judge timeout from the first attempt (loading.go); the waits end
+// with ctx.
 func (j *llmJudge) postRetrying(ctx context.Context, body []byte) ([]byte, error) {
+	load := j.newLoadingBudget()
 	for attempt := 0; ; attempt++ {
-		raw, err := j.postOnce(ctx, body)
+		raw, err := j.postOnce(ctx, body, load.remaining())
 		var je *Error
-		if err == nil || attempt == maxRetries || !errors.As(err, &je) || je.Kind != KindRateLimited {
+		if err == nil || !errors.As(err, &je) {
 			return raw, err
 		}
-		wait := je.RetryAfter
-		if wait <= 0 {
-			wait = firstBackoff << attempt
-		}
-		if wait > maxRetryWait {
-			return nil, err
+		var wait time.Duration
+		switch {
+		case je.loading:
+			var ok bool
+			if wait, ok = load.next(); !ok {
+				je.Message += load.gaveUp()
+				return nil, je
+			}
+		case je.Kind == KindRateLimited && attempt < maxRetries:
+			if wait = je.RetryAfter; wait <= 0 {
+				wait = firstBackoff << attempt
+			}
+			if wait > maxRetryWait {
+				return nil, err
+			}
+		default:
+			return raw, err
 		}
 		sleep := j.sleep
 		if sleep == nil {
@@ -148,9 +158,14 @@ func (j *llmJudge) postRetrying(ctx context.Context, body []byte) ([]byte, error
 	}
 }
 
-// postOnce is one attempt, bounded by the judge's timeout.
-func (j *llmJudge) postOnce(ctx context.Context, body []byte) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, j.timeout)
+// postOnce is one attempt, bounded by the judge's timeout or, when set
+// and shorter, by limit.
+func (j *llmJudge) postOnce(ctx context.Context, body []byte, limit time.Duration) ([]byte, error) {
+	timeout := j.timeout
+	if limit > 0 {
+		timeout = min(timeout, limit)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	return j.post(ctx, body)
 }
@@ -248,6 +263,7 @@ func (j *llmJudge) statusError(resp *http.Response, body []byte) *Error {
 		msg += ": " + d
 	}
 	e := &Error{Kind: KindLLM, HTTPStatus: resp.StatusCode, Message: msg}
+	e.loading = resp.StatusCode == http.StatusServiceUnavailable && modelLoading(detail.Type, text)
 	switch resp.StatusCode {
 	case http.StatusUnauthorized, http.StatusForbidden:
 		e.Kind = KindAuth

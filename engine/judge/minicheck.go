@@ -177,23 +177,15 @@ func (m *miniCheckJudge) Judge(ctx context.Context, claim, source string) (Verdi
 
 // ask sends one chunk and adds the call's usage to v.
 func (m *miniCheckJudge) ask(ctx context.Context, v *Verdict, chunk, claim string) (bool, error) {
-	zero := 0.0
-	body, err := json.Marshal(openAIRequest{
-		Model:       m.llm.model,
-		Messages:    []message{{Role: "system", Content: MiniCheckSystemPrompt}, {Role: "user", Content: MiniCheckUserPrompt(chunk, claim)}},
-		MaxTokens:   miniCheckMaxTokens,
-		Temperature: &zero,
-	})
+	body, err := m.llm.miniCheckBody(chunk, claim)
 	if err != nil {
 		return false, &Error{Kind: KindLLM, Message: "encoding request: " + m.llm.sanitize(err.Error())}
 	}
-	cctx, cancel := context.WithTimeout(ctx, m.llm.timeout)
-	defer cancel()
-	raw, err := m.llm.post(cctx, body)
+	raw, err := m.llm.postRetrying(ctx, body)
 	if err != nil {
 		return false, err
 	}
-	ans, err := m.llm.decodeOpenAI(raw)
+	ans, err := m.llm.decode(raw)
 	v.InputTokens += ans.inTok
 	v.OutputTokens += ans.outTok
 	if err != nil {
@@ -213,15 +205,15 @@ func (m *miniCheckJudge) ask(ctx context.Context, v *Verdict, chunk, claim strin
 func protocolFor(asked, provider, model string) (string, error) {
 	switch p := strings.ToLower(strings.TrimSpace(asked)); p {
 	case "":
-		if provider == ProviderOpenAICompatible && strings.Contains(strings.ToLower(model), "minicheck") {
+		if operatorServer(provider) && strings.Contains(strings.ToLower(model), "minicheck") {
 			return ProtocolMiniCheck, nil
 		}
 		return ProtocolJSON, nil
 	case ProtocolJSON:
 		return p, nil
 	case ProtocolMiniCheck:
-		if provider != ProviderOpenAICompatible {
-			return "", configError(KindConfig, fmt.Sprintf("protocol minicheck needs an openai-compatible server (Ollama, vLLM, llama.cpp) serving a MiniCheck model, not provider %s", provider))
+		if !operatorServer(provider) {
+			return "", configError(KindConfig, fmt.Sprintf("protocol minicheck needs an openai-compatible or ollama server (Ollama, vLLM, llama.cpp) serving a MiniCheck model, not provider %s", provider))
 		}
 		return p, nil
 	}
@@ -238,4 +230,20 @@ func withProtocol(asked string, j *llmJudge) (Judge, error) {
 		return &miniCheckJudge{llm: j, words: MiniCheckChunkWords}, nil
 	}
 	return j, nil
+}
+
+// miniCheckBody is one chunk's question at temperature 0, the answer a
+// plain Yes or No (no JSON mode).
+func (j *llmJudge) miniCheckBody(chunk, claim string) ([]byte, error) {
+	system, user := MiniCheckSystemPrompt, MiniCheckUserPrompt(chunk, claim)
+	if j.provider == ProviderOllama {
+		return j.ollamaBody(system, user, miniCheckMaxTokens, false)
+	}
+	zero := 0.0
+	return json.Marshal(openAIRequest{
+		Model:       j.model,
+		Messages:    []message{{Role: "system", Content: system}, {Role: "user", Content: user}},
+		MaxTokens:   miniCheckMaxTokens,
+		Temperature: &zero,
+	})
 }

@@ -26,7 +26,12 @@ func TestNewProviderInference(t *testing.T) {
 		// The base URL decides, not the model id's shape (issue 23): an
 		// OpenAI-looking name served by Ollama is openai-compatible, and a
 		// provider's own host names that provider.
-		{"gpt-oss:20b", "", "http://127.0.0.1:11434", "openai-compatible/gpt-oss:20b"},
+		{"gpt-oss:20b", "", "http://127.0.0.1:11434/v1", "openai-compatible/gpt-oss:20b"},
+		// Ollama's own port without "/v1" is its native API.
+		{"gpt-oss:20b", "", "http://127.0.0.1:11434", "ollama/gpt-oss:20b"},
+		{"gpt-oss:20b", "", "http://localhost:11434/", "ollama/gpt-oss:20b"},
+		{"gpt-oss:20b", "ollama", "", "ollama/gpt-oss:20b"},
+		{"gpt-oss:20b", "ollama", "http://10.0.0.5:8000/v1", "ollama/gpt-oss:20b"},
 		{"claude-sonnet-4-6", "", "http://localhost:8080/v1", "openai-compatible/claude-sonnet-4-6"},
 		{"gpt-4o", "", "https://api.openai.com/v1", "openai/gpt-4o"},
 		{"claude-sonnet-4-6", "", "https://API.anthropic.com.", "anthropic/claude-sonnet-4-6"},

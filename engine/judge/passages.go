@@ -16,46 +16,23 @@ import (
 // there. Kept text is in page order; a gap between kept passages is marked
 // with " … ".
 func Passages(source, claim string, budget int) string {
+	return passages(source, claim, budget, false)
+}
+
+// FocusedPassages is Passages for a small budget: each sentence that
+// carries the claim is taken with its neighbours before the next best
+// one, so a few thousand bytes hold the claim's best few sentences in
+// context rather than many scattered ones.
+func FocusedPassages(source, claim string, budget int) string {
+	return passages(source, claim, budget, true)
+}
+
+func passages(source, claim string, budget int, focused bool) string {
 	if len(source) <= budget {
 		return source
 	}
-	page, capSeen := readPage(source)
-	c := readClaim(citationMarks.ReplaceAllString(claim, " "), capSeen)
-	weight := map[string]float64{}
-	for _, t := range c.terms {
-		weight[t.key] = max(weight[t.key], t.weight)
-	}
-	for _, f := range c.figures {
-		if f.number {
-			weight[f.key] = max(weight[f.key], weightNumber)
-		}
-	}
-	months := map[string]bool{}
-	for _, f := range c.figures {
-		if f.month {
-			months[f.key] = true
-		}
-	}
+	page, score := scoreSentences(source, claim)
 	n := len(page.units)
-	score := make([]float64, n)
-	for i, toks := range page.toks {
-		seen := map[string]bool{}
-		for _, t := range toks {
-			k := t.key
-			if m, ok := monthNames[t.low]; ok && months["@"+itoa(m)] {
-				k = "@" + itoa(m)
-				if !seen[k] {
-					score[i] += weightNumber
-				}
-				seen[k] = true
-				continue
-			}
-			if w := weight[k]; w > 0 && !seen[k] {
-				score[i] += w
-			}
-			seen[k] = true
-		}
-	}
 	keep := make([]bool, n)
 	size := 0
 	take := func(i int) bool {
@@ -87,7 +64,8 @@ func Passages(source, claim string, budget int) string {
 		return 0
 	})
 	// Every sentence that carries something of the claim, best first; then,
-	// while the budget lasts, the neighbours of the best.
+	// while the budget lasts, the neighbours of the best (focused: each
+	// sentence's neighbours right after it).
 	var taken []int
 	for _, i := range order {
 		if score[i] == 0 {
@@ -95,6 +73,10 @@ func Passages(source, claim string, budget int) string {
 		}
 		if take(i) {
 			taken = append(taken, i)
+			if focused {
+				take(i - 1)
+				take(i + 1)
+			}
 		}
 	}
 	for _, i := range taken {
@@ -118,6 +100,48 @@ func Passages(source, claim string, budget int) string {
 		last = i
 	}
 	return b.String()
+}
+
+// scoreSentences splits source into sentences and scores each by the
+// claim's words, figures, dates and names it carries.
+func scoreSentences(source, claim string) (*pageFacts, []float64) {
+	page, capSeen := readPage(source)
+	c := readClaim(citationMarks.ReplaceAllString(claim, " "), capSeen)
+	weight := map[string]float64{}
+	for _, t := range c.terms {
+		weight[t.key] = max(weight[t.key], t.weight)
+	}
+	for _, f := range c.figures {
+		if f.number {
+			weight[f.key] = max(weight[f.key], weightNumber)
+		}
+	}
+	months := map[string]bool{}
+	for _, f := range c.figures {
+		if f.month {
+			months[f.key] = true
+		}
+	}
+	score := make([]float64, len(page.units))
+	for i, toks := range page.toks {
+		seen := map[string]bool{}
+		for _, t := range toks {
+			k := t.key
+			if m, ok := monthNames[t.low]; ok && months["@"+itoa(m)] {
+				k = "@" + itoa(m)
+				if !seen[k] {
+					score[i] += weightNumber
+				}
+				seen[k] = true
+				continue
+			}
+			if w := weight[k]; w > 0 && !seen[k] {
+				score[i] += w
+			}
+			seen[k] = true
+		}
+	}
+	return page, score
 }
 
 // leadBytes is how much of the start of a page (title, byline, dateline)

@@ -55,6 +55,9 @@ func (j *llmJudge) requestBody(claim, source string) ([]byte, error) {
 // openAIBody is a Chat Completions request asking for a JSON object, with
 // the system prompt and user turn given and a budget of maxTok tokens.
 func (j *llmJudge) openAIBody(system, user string, maxTok int) ([]byte, error) {
+	if j.provider == ProviderOllama {
+		return j.ollamaBody(system, user, maxTok, true)
+	}
 	r := openAIRequest{Model: j.model, Temperature: j.temperature()}
 	if j.provider == ProviderOpenAICompatible {
 		// Local servers (Ollama, llama.cpp, vLLM) document max_tokens.
@@ -105,6 +108,18 @@ func legacyO1(model string) bool {
 }
 
 // ---- responses ----
+
+// decode reads the verdict text and usage from a 2xx answer in the
+// provider's format.
+func (j *llmJudge) decode(body []byte) (answer, error) {
+	switch j.provider {
+	case ProviderAnthropic:
+		return j.decodeAnthropic(body)
+	case ProviderOllama:
+		return j.decodeOllama(body)
+	}
+	return j.decodeOpenAI(body)
+}
 
 // decodeAnthropic concatenates the text blocks of a Messages response.
 func (j *llmJudge) decodeAnthropic(body []byte) (answer, error) {

@@ -13,6 +13,16 @@ import (
 	"github.com/citegate/citegate/parse"
 )
 
+// judgeBase is the operator's judge base URL, or Ollama's default address
+// for --provider ollama without one: the endpoint the judge client trusts
+// must be the one the judge calls.
+func judgeBase(provider, base string) string {
+	if strings.TrimSpace(base) == "" && strings.EqualFold(strings.TrimSpace(provider), judge.ProviderOllama) {
+		return judge.DefaultOllamaBaseURL
+	}
+	return base
+}
+
 // judgeClient is the judges' HTTP client. Its guard is not the sources':
 // its timeouts are the judge's (a model may think for a minute; a source
 // gets PerSourceTimeoutMS), and the operator's base URL, loopback or any

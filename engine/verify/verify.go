@@ -199,8 +199,9 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 	guard := netguard.New(append(opts, netguard.WithLimits(netguard.Limits{HopTimeout: timeout,
 		MaxRedirects: maxRedirects, MaxBodyBytes: int64(orInt(a.PerSourceMaxBytes, DefaultPerSourceMaxBytes))}))...)
 	judgeTimeout := time.Duration(orInt(a.JudgeTimeoutMS, DefaultJudgeTimeoutMS)) * time.Millisecond
-	j, err := judge.New(judge.Config{Model: a.Model, Provider: a.Provider, BaseURL: a.BaseURL, Getenv: env.Getenv,
-		Client: judgeClient(env, a.BaseURL, judgeTimeout), Timeout: judgeTimeout})
+	base := judgeBase(a.Provider, a.BaseURL)
+	j, err := judge.New(judge.Config{Model: a.Model, Provider: a.Provider, BaseURL: base, Getenv: env.Getenv,
+		Client: judgeClient(env, base, judgeTimeout), Timeout: judgeTimeout})
 	if err != nil {
 		var je *judge.Error
 		if errors.As(err, &je) {

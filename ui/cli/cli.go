@@ -296,7 +296,7 @@ var specs = map[string]spec{
 			a := &c.Verify
 			b.path("output-file", &c.OutputFile, "the agent output to check (a synthesis, a wave file), or - for stdin (required)")
 			b.str("model", &a.Model, "judge model: lexical (offline, no key), claude-…, gpt-…, or any model your --base-url server serves (required)")
-			b.str("provider", &a.Provider, "anthropic | openai | openai-compatible | lexical (default: from --base-url — api.anthropic.com, api.openai.com, any other host openai-compatible — else from --model)")
+			b.str("provider", &a.Provider, "anthropic | openai | openai-compatible | ollama | lexical (default: from --base-url — api.anthropic.com, api.openai.com, port 11434 without /v1 ollama, any other host openai-compatible — else from --model)")
 			b.str("base-url", &a.BaseURL, "judge API base URL, e.g. http://127.0.0.1:11434 (Ollama); reachable for judge calls only, loopback and any port included, never for sources; it gets CITEGATE_JUDGE_API_KEY, if set")
 			b.integer("judge-timeout-ms", &a.JudgeTimeoutMS, "timeout of one judge call (default 60000)")
 			b.integer("judge-concurrency", &a.JudgeConcurrency, "judge calls run at once (default 4, at most 32)")
@@ -341,7 +341,7 @@ var specs = map[string]spec{
 		exits:   "exit codes: 0 the client closed the connection; 1 the server failed; 2 usage error; 3 interrupted",
 		bind: func(b *binder, c *Command) any {
 			b.boolean("allow-fetch", &c.AllowFetch, "let verify_citations fetch cited sources and runs configured online validate live (also CITEGATE_ALLOW_FETCH=1 or IRIS_CITATION_ALLOW_FETCH=1); off, a client's allow_fetch:true is not enough and an online run is refused")
-			b.list("judge-base-url", &c.JudgeBaseURLs, "an openai-compatible judge endpoint a client may name as base_url, comma-separated or repeated (default: none; CITEGATE_JUDGE_API_KEY, if set, is sent there)")
+			b.list("judge-base-url", &c.JudgeBaseURLs, "an openai-compatible or ollama judge endpoint a client may name as base_url, comma-separated or repeated (default: none; CITEGATE_JUDGE_API_KEY, if set, is sent there)")
 			b.list("provider-endpoint", &c.ProviderEndpoints, "a Bright Data or Apify endpoint a run's manifest or run-config.json may name, comma-separated or repeated (default: none; the provider's credentials are sent there)")
 			b.paths("root", &c.Roots, "a directory whose run directories a client may use (repeatable; default: any run directory, each only inside its own root)")
 			v := &c.Verify
@@ -349,6 +349,8 @@ var specs = map[string]spec{
 			b.integer("per-source-timeout-ms", &v.PerSourceTimeoutMS, "verify_citations: longest per-source fetch timeout a client may use (default 10000)")
 			b.integer("per-source-max-bytes", &v.PerSourceMaxBytes, "verify_citations: largest per-source body cap a client may use (default 5 MiB)")
 			b.float("max-cost-usd-total", &v.MaxCostUSDTotal, "verify_citations: highest total judge cost a client may allow (default 1.00)")
+			b.integer("judge-timeout-ms", &v.JudgeTimeoutMS, "verify_citations: longest judge-call timeout a client may use (default 60000)")
+			b.integer("judge-concurrency", &v.JudgeConcurrency, "verify_citations: most judge calls a client may run at once (default 4, at most 32)")
 			bindNet(b, &c.Net)
 			return nil
 		},

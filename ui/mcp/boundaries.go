@@ -43,6 +43,11 @@ type Boundaries struct {
 	PerSourceTimeoutMS int
 	PerSourceMaxBytes  int
 	MaxCostUSDTotal    *float64
+	// JudgeTimeoutMS and JudgeConcurrency are the ceilings of one judge
+	// call's time and of the calls run at once: the operator's model
+	// server, its time and its load, are the operator's to spend.
+	JudgeTimeoutMS   int
+	JudgeConcurrency int
 }
 
 // policy applies the Boundaries and the fetch switch to every tool call
@@ -89,6 +94,8 @@ func (p *policy) verifyArgs(a verifyArgs) (verify.Args, error) {
 		MaxCostUSDTotal: cost, MaxCitations: narrow(a.MaxCitations, p.b.MaxCitations, verify.DefaultMaxCitations),
 		PerSourceTimeoutMS: narrow(a.PerSourceTimeoutMS, p.b.PerSourceTimeoutMS, verify.DefaultPerSourceTimeoutMS),
 		PerSourceMaxBytes:  narrow(a.PerSourceMaxBytes, p.b.PerSourceMaxBytes, verify.DefaultPerSourceMaxBytes),
+		JudgeTimeoutMS:     narrow(a.JudgeTimeoutMS, p.b.JudgeTimeoutMS, verify.DefaultJudgeTimeoutMS),
+		JudgeConcurrency:   narrow(a.JudgeConcurrency, min(p.b.JudgeConcurrency, verify.HardMaxJudgeConcurrency), verify.DefaultJudgeConcurrency),
 		TraceID:            a.TraceID, NoAbstain: a.NoAbstain}, nil
 }
 
@@ -104,20 +111,25 @@ func narrow(client, ceiling, def int) int {
 	return client
 }
 
-// judgeEndpoint admits a base_url only for an openai-compatible judge and
-// only when the operator listed it; the key a judge sends goes to that
-// URL, so a URL the client invents would receive the operator's key.
+// judgeEndpoint admits a base_url only for an openai-compatible or ollama
+// judge and only when the operator listed it; the key a judge sends goes
+// to that URL, so a URL the client invents would receive the operator's
+// key. An ollama judge without a base_url calls Ollama's default address,
+// which the operator must have listed too.
 func (p *policy) judgeEndpoint(model, provider, base string) error {
 	base = strings.TrimSpace(base)
+	prov := strings.ToLower(strings.TrimSpace(provider))
+	if base == "" && prov == judge.ProviderOllama {
+		base = judge.DefaultOllamaBaseURL
+	}
 	if base == "" {
 		return nil
 	}
-	prov := strings.ToLower(strings.TrimSpace(provider))
 	if prov == "" {
 		// A wrong model is the engine's error to report; it sends nothing.
 		prov, _ = judge.InferProvider(model, base)
 	}
-	if prov != judge.ProviderOpenAICompatible {
+	if prov != judge.ProviderOpenAICompatible && prov != judge.ProviderOllama {
 		return refused(fmt.Sprintf("base_url is not accepted for provider %s over MCP: the %s judge calls its own API host only, "+
 			"so its key never goes elsewhere. Leave base_url out", cmpOr(prov, "(none)"), cmpOr(prov, "this")),
 			map[string]any{"provider": prov})
@@ -131,7 +143,7 @@ func (p *policy) judgeEndpoint(model, provider, base string) error {
 	if len(p.b.JudgeBaseURLs) > 0 {
 		fix = "use one of the operator's judge base URLs (" + strings.Join(p.b.JudgeBaseURLs, ", ") + "), or ask the operator to add it with --judge-base-url"
 	}
-	return refused("base_url is not one the operator allows: an openai-compatible judge sends the CITEGATE_JUDGE_API_KEY to it. To use it, "+fix,
+	return refused("base_url is not one the operator allows: an "+prov+" judge sends the CITEGATE_JUDGE_API_KEY to it. To use it, "+fix,
 		map[string]any{"allowed_base_urls": slices.Clone(p.b.JudgeBaseURLs)})
 }
 

@@ -51,6 +51,39 @@ func TestVerifyArgsNarrowNeverWiden(t *testing.T) {
 	}
 }
 
+// TestVerifyJudgeCapsNarrowNeverWiden: a client may ask for a shorter
+// judge timeout and fewer parallel judge calls than the operator's
+// ceilings (or equal ones), never more; unset, it gets the ceiling.
+func TestVerifyJudgeCapsNarrowNeverWiden(t *testing.T) {
+	op := Boundaries{JudgeTimeoutMS: 5000, JudgeConcurrency: 2}
+	for _, tt := range []struct {
+		name                         string
+		b                            Boundaries
+		timeout, concurrency         int
+		wantTimeout, wantConcurrency int
+	}{
+		{"defaults, client silent", Boundaries{}, 0, 0, 60000, 4},
+		{"defaults, client widens", Boundaries{}, 600000, 32, 60000, 4},
+		{"defaults, client narrows", Boundaries{}, 1500, 1, 1500, 1},
+		{"operator, client silent", op, 0, 0, 5000, 2},
+		{"operator, client widens", op, 60000, 8, 5000, 2},
+		{"operator, client equal", op, 5000, 2, 5000, 2},
+		{"operator, client narrows", op, 100, 1, 100, 1},
+		{"negative means the ceiling", op, -1, -3, 5000, 2},
+		{"operator above the hard cap", Boundaries{JudgeConcurrency: 100}, 0, 64, 60000, 32},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := (&policy{b: tt.b}).verifyArgs(verifyArgs{Model: "lexical", JudgeTimeoutMS: tt.timeout, JudgeConcurrency: tt.concurrency})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.JudgeTimeoutMS != tt.wantTimeout || got.JudgeConcurrency != tt.wantConcurrency {
+				t.Errorf("judge timeout %d, concurrency %d; want %d, %d", got.JudgeTimeoutMS, got.JudgeConcurrency, tt.wantTimeout, tt.wantConcurrency)
+			}
+		})
+	}
+}
+
 // TestVerifyFetchNeedsTheOperator: allow_fetch is the operator's switch; a
 // client may only turn it off.
 func TestVerifyFetchNeedsTheOperator(t *testing.T) {
@@ -94,11 +127,23 @@ func TestJudgeEndpoints(t *testing.T) {
 		{"gpt-4o-mini", "", "http://127.0.0.1:8080", true},
 		{"gpt-4o-mini", "", "https://api.openai.com", false},
 		{"anything", "OpenAI-Compatible", "https://evil.example", false},
+		// Ollama's native API: listed endpoints only, its default address
+		// included when the client names no base_url.
+		{"gpt-oss:20b", "ollama", "http://127.0.0.1:8080", true},
+		{"gpt-oss:20b", "ollama", "https://evil.example", false},
+		{"gpt-oss:20b", "ollama", "", false},
+		{"gpt-oss:20b", "", "http://127.0.0.1:11434", false},
 	}
 	for _, tt := range tests {
 		err := (&policy{b: b}).judgeEndpoint(tt.model, tt.provider, tt.base)
 		if (err == nil) != tt.ok {
 			t.Errorf("%s %q %q: %v, want ok=%v", tt.model, tt.provider, tt.base, err, tt.ok)
+		}
+	}
+	ollama := Boundaries{JudgeBaseURLs: []string{"http://127.0.0.1:11434"}}
+	for _, base := range []string{"", "http://127.0.0.1:11434"} {
+		if err := (&policy{b: ollama}).judgeEndpoint("gpt-oss:20b", "ollama", base); err != nil {
+			t.Errorf("ollama at the listed default address (base %q): %v", base, err)
 		}
 	}
 	if err := (&policy{}).judgeEndpoint("llama3.1", "openai-compatible", "http://127.0.0.1:8080"); err == nil ||

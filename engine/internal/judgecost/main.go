@@ -10,11 +10,20 @@
 //     today);
 //   - by-source: claims that cite the same URL share one batched call on
 //     the union of their passages; a source cited once is judged alone;
-//   - minicheck: the MiniCheck protocol, one Yes/No call per chunk.
+//   - minicheck: the MiniCheck protocol, one Yes/No call per chunk;
+//   - two-stage: one call on the claim's focused excerpt (about 2,000
+//     characters), a second on the full passages unless the first says
+//     supported (verify.JudgeTwoStage).
+//
+// The fake's rule is -rule: "hash" answers by the claim alone (a hash of
+// its text), so every protocol that delivers the claim agrees; "lexical"
+// answers what the offline judge finds in the text the request carries,
+// so a protocol that sends less of the page can lose a verdict — the fair
+// stand-in for comparing inputs of different sizes.
 //
 // Run it as:
 //
-//	go run ./engine/internal/judgecost -data ../shared/eval/wice-dev
+//	go run ./engine/internal/judgecost -data ../shared/eval/wice-dev [-rule lexical]
 package main
 
 import (
@@ -45,14 +54,18 @@ type kase struct {
 
 func main() {
 	data := flag.String("data", "", "a directory with cases.jsonl and pages/")
+	rule := flag.String("rule", "hash", "the fake judge's rule: hash (by the claim alone) or lexical (by the text sent)")
 	flag.Parse()
-	if err := run(*data, os.Stdout); err != nil {
+	if err := run(*data, *rule, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-func run(data string, out io.Writer) error {
+func run(data, rule string, out io.Writer) error {
+	if rule != "hash" && rule != "lexical" {
+		return fmt.Errorf("unknown -rule %q (want hash or lexical)", rule)
+	}
 	cases, err := readCases(filepath.Join(data, "cases.jsonl"))
 	if err != nil {
 		return err
@@ -65,7 +78,7 @@ func run(data string, out io.Writer) error {
 			}
 		}
 	}
-	srv := &fake{}
+	srv := &fake{lexical: rule == "lexical"}
 	ctx := context.Background()
 	jsonJudge, err := judge.New(judge.Config{Model: "fake-json", Provider: judge.ProviderOpenAICompatible,
 		BaseURL: "http://judge.invalid", Client: srv.client()})
@@ -134,8 +147,19 @@ func run(data string, out io.Writer) error {
 	}
 	miniCalls := srv.take()
 
+	staged := map[string]string{}
+	for _, k := range cases {
+		focused, full := verify.JudgeInputs(pages[k.URL], "text/html", k.Claim)
+		v, err := verify.JudgeTwoStage(ctx, jsonJudge, k.Claim, focused, full)
+		if err != nil {
+			return err
+		}
+		staged[k.ID] = v.Outcome
+	}
+	twoStage := srv.take()
+
 	n := len(cases)
-	fmt.Fprintf(out, "%d claims, %d sources, %d claims cite a source another claim cites\n", n, len(urls), shared)
+	fmt.Fprintf(out, "%d claims, %d sources, %d claims cite a source another claim cites; fake judge rule %s\n", n, len(urls), shared, rule)
 	report := func(name string, s stats, verdicts map[string]string) {
 		same := 0
 		for id, o := range before {
@@ -149,6 +173,7 @@ func run(data string, out io.Writer) error {
 	report("per-claim", perClaim, before)
 	report("by-source", batched, after)
 	report("minicheck", miniCalls, mini)
+	report("two-stage", twoStage, staged)
 	return nil
 }
 
@@ -164,11 +189,28 @@ func supports(claim string) bool {
 type stats struct{ requests, chars int }
 
 // fake answers Chat Completions requests of the three protocols by
-// supports and counts what they carry.
+// supports, or by the offline judge on the text sent (lexical), and
+// counts what they carry.
 type fake struct {
-	mu sync.Mutex
-	s  stats
+	mu      sync.Mutex
+	s       stats
+	lexical bool
 }
+
+// decide is the fake's verdict on claim given the source text a request
+// carries.
+func (f *fake) decide(claim, source string) string {
+	if !f.lexical {
+		if supports(claim) {
+			return judge.VerdictSupported
+		}
+		return judge.VerdictUnsupported
+	}
+	v, _ := offline.Judge(context.Background(), claim, source) // the offline judge fails on nothing
+	return v.Outcome
+}
+
+var offline = judge.NewLexical()
 
 func (f *fake) take() stats {
 	f.mu.Lock()
@@ -217,17 +259,21 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case strings.HasPrefix(user, "Document: "):
 		text = "No"
-		if m := miniClaim.FindStringSubmatch(user); m != nil && supports(m[1]) {
-			text = "Yes"
+		if m := miniClaim.FindStringSubmatch(user); m != nil {
+			chunk := strings.TrimPrefix(user[:len(user)-len(m[0])], "Document: ")
+			if f.decide(m[1], chunk) == judge.VerdictSupported {
+				text = "Yes"
+			}
 		}
 	case strings.HasPrefix(user, "CLAIM:\n"):
-		text = verdict(0, supports(oneClaim.FindStringSubmatch(user)[1]))
+		m := oneClaim.FindStringSubmatch(user)
+		text = verdict(0, f.decide(m[1], user[len(m[0]):]))
 	default:
-		_, claims, _ := strings.Cut(user, "\n\nCLAIMS:\n")
+		src, claims, _ := strings.Cut(strings.TrimPrefix(user, "SOURCE TEXT:\n"), "\n\nCLAIMS:\n")
 		var items []string
 		for _, m := range numbered.FindAllStringSubmatch(claims, -1) {
 			id, _ := strconv.Atoi(m[1]) // the pattern holds digits only
-			items = append(items, verdict(id, supports(m[2])))
+			items = append(items, verdict(id, f.decide(m[2], src)))
 		}
 		slices.Reverse(items) // out of order on purpose: ids, not positions, place them
 		text = `{"verdicts": [` + strings.Join(items, ",") + `]}`
@@ -237,12 +283,8 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		"message": map[string]any{"role": "assistant", "content": text}, "finish_reason": "stop"}}})
 }
 
-func verdict(id int, supported bool) string {
-	v := "unsupported"
-	if supported {
-		v = "supported"
-	}
-	s := fmt.Sprintf(`"verdict": %q, "supported": %v, "confidence": 0.9, "rationale": ""`, v, supported)
+func verdict(id int, outcome string) string {
+	s := fmt.Sprintf(`"verdict": %q, "supported": %v, "confidence": 0.9, "rationale": ""`, outcome, outcome == judge.VerdictSupported)
 	if id > 0 {
 		s = fmt.Sprintf(`"id": %d, `, id) + s
 	}

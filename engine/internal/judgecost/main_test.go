@@ -12,7 +12,7 @@ import (
 // per-claim run, make fewer requests, and reach the same verdicts.
 func TestSharedSourceCostsLess(t *testing.T) {
 	var out strings.Builder
-	if err := run("testdata", &out); err != nil {
+	if err := run("testdata", "hash", &out); err != nil {
 		t.Fatal(err)
 	}
 	line := regexp.MustCompile(`(?m)^(\S+)\s+(\d+) requests\s+(\d+) prompt chars.*verdicts identical (\d+)/(\d+)$`)
@@ -35,4 +35,34 @@ func TestSharedSourceCostsLess(t *testing.T) {
 	if by[1] == 0 || by[1]*2 > per[1] {
 		t.Errorf("by-source sends %d chars, per-claim %d: want at most half", by[1], per[1])
 	}
+}
+
+// TestLexicalRuleJudgesTheTextSent: under -rule lexical the fake answers
+// by the text a request carries; every protocol's row is reported, the
+// two-stage one with at least one call per claim; an unknown rule is
+// refused.
+func TestLexicalRuleJudgesTheTextSent(t *testing.T) {
+	var out strings.Builder
+	if err := run("testdata", "lexical", &out); err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`(?m)^(\S+)\s+(\d+) requests\s+(\d+) prompt chars.*verdicts identical (\d+)/(\d+)$`)
+	rows := map[string][]string{}
+	for _, m := range line.FindAllStringSubmatch(out.String(), -1) {
+		rows[m[1]] = m
+	}
+	if len(rows) != 4 || !strings.Contains(out.String(), "fake judge rule lexical") {
+		t.Fatalf("want four rows under the lexical rule:\n%s", out.String())
+	}
+	if ts := rows["two-stage"]; atoi(ts[2]) < 4 || ts[5] != "4" {
+		t.Errorf("two-stage: %v, want at least one call per claim over 4 claims", ts)
+	}
+	if err := run("testdata", "coin", &out); err == nil {
+		t.Error("an unknown rule was accepted")
+	}
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
