@@ -154,7 +154,10 @@ func TestDecideQueueShrinks(t *testing.T) {
 func TestDecideRefuses(t *testing.T) {
 	r := copyDemo(t)
 	e := newEngine()
-	asError(t, func() error { _, err := e.Decide(bg, DecideArgs{Dir: r.Root, URL: demoBlocked, Status: "valid", Note: "x"}); return err }(), CodeNotFound)
+	asError(t, func() error {
+		_, err := e.Decide(bg, DecideArgs{Dir: r.Root, URL: demoBlocked, Status: "valid", Note: "x"})
+		return err
+	}(), CodeNotFound)
 	if _, err := e.Run(bg, RunArgs{ManifestPath: r.Manifest}, nil); err != nil {
 		t.Fatal(err)
 	}
