@@ -55,6 +55,9 @@ type Command struct {
 	// AllowFetch is mcp's --allow-fetch: the operator lets verify_citations
 	// fetch cited sources, and runs configured online fetch.
 	AllowFetch bool
+	// AllowDecisions is mcp's --allow-decisions: the operator lets a client
+	// record decisions (deep_research_citations_decide).
+	AllowDecisions bool
 	// JudgeBaseURLs are mcp's --judge-base-url: the openai-compatible
 	// endpoints a client may name. Roots are mcp's --root: the directories
 	// whose runs a client may use. mcp's caps for verify_citations are in
@@ -353,9 +356,10 @@ var specs = map[string]spec{
 	},
 	"mcp": {
 		summary: "serve the tools to an agent over the Model Context Protocol (stdio)",
-		usage:   "citegate mcp [--allow-fetch] [--judge-base-url URL ...] [--provider-endpoint URL ...] [--root DIR ...] [verify caps] [network flags]",
+		usage:   "citegate mcp [--allow-fetch] [--allow-decisions] [--judge-base-url URL ...] [--provider-endpoint URL ...] [--root DIR ...] [verify caps] [network flags]",
 		exits:   "exit codes: 0 the client closed the connection; 1 the server failed; 2 usage error; 3 interrupted",
 		bind: func(b *binder, c *Command) any {
+			b.boolean("allow-decisions", &c.AllowDecisions, "let a client record operator decisions with deep_research_citations_decide (off: it may only list them)")
 			b.boolean("allow-fetch", &c.AllowFetch, "let verify_citations fetch cited sources and runs configured online validate live (also CITEGATE_ALLOW_FETCH=1 or IRIS_CITATION_ALLOW_FETCH=1); off, a client's allow_fetch:true is not enough and an online run is refused")
 			b.list("judge-base-url", &c.JudgeBaseURLs, "an openai-compatible judge endpoint a client may name as base_url, comma-separated or repeated (default: none; CITEGATE_JUDGE_API_KEY, if set, is sent there)")
 			b.list("provider-endpoint", &c.ProviderEndpoints, "a Bright Data or Apify endpoint a run's manifest or run-config.json may name, comma-separated or repeated (default: none; the provider's credentials are sent there)")

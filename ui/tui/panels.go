@@ -244,13 +244,15 @@ func (m Model) completionLines() []string {
 		lines = append(lines, wrapClauses(verdict+" ·", strings.SplitAfter(clean(g.Line), "; "), max(10, w-2))...)
 		dir, names := artifactList(m.summary.Artifacts)
 		if len(names) > 0 {
-			n := maxArtifactLines
 			if m.c.height < 30 {
-				// A small terminal keeps its rows for the list.
-				n = 1
-			}
-			for _, ln := range packLine("Artifacts in "+dir+":", names, max(10, w-2), n) {
-				lines = append(lines, "  "+ln)
+				// A small terminal keeps its rows for the list: the
+				// directory, and how many files (the run's summary lists
+				// them).
+				lines = append(lines, "  "+truncate(fmt.Sprintf("Artifacts in %s (%d files)", dir, len(names)), max(10, w-2)))
+			} else {
+				for _, ln := range packLine("Artifacts in "+dir+":", names, max(10, w-2), maxArtifactLines) {
+					lines = append(lines, "  "+ln)
+				}
 			}
 		}
 		if v := m.summary.Verify; v != nil {
