@@ -144,15 +144,22 @@ func (s *decisionSet) lookup(it URLMapItem) (decision, bool) {
 		return decision{}, false
 	}
 	return decision{Verdict: Verdict{Status: d.Status, Notes: d.recordNotes(), URL: it.NormalizedURL},
-		rung: "operator", checkedAt: d.At}, true
+		rung: operatorRung, checkedAt: d.At}, true
 }
 
-// count is how many decisions the set holds.
-func (s *decisionSet) count() int {
-	if s == nil {
-		return 0
+// operatorRung is the rung of a URL a decision settled (the event's and
+// the audit's word for it).
+const operatorRung = "operator"
+
+// countRung counts the URLs settled by rung.
+func countRung(rungs []string, rung string) int {
+	n := 0
+	for _, r := range rungs {
+		if r == rung {
+			n++
+		}
 	}
-	return len(s.byURL)
+	return n
 }
 
 // DecideArgs is one `citegate decide` call (or the terminal UI's key, or the

@@ -417,7 +417,6 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 	settled := make([]bool, len(work))
 	var live []ladder.Item
 	var reach reachCount
-	decided := 0
 	for i, w := range work {
 		d, ok := decide(guard, cfg, w, ops, offline, online)
 		if rec, kept := lc.keep[w.rep.NormalizedURL]; !ok && kept {
@@ -429,9 +428,6 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 			d, ok = preLadder(cache, w, it, cfg.tier)
 		}
 		if ok {
-			if d.rung == "operator" {
-				decided++
-			}
 			records[i] = buildRecord(w, d, forWork[i], cmp.Or(d.checkedAt, defaultCheckedAt))
 			rungs[i], settled[i] = d.rung, true
 			continue
@@ -555,7 +551,7 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 	if err != nil {
 		return nil, err
 	}
-	return &validation{records: records, digest: digest, warnings: warnings, reach: reach, decided: decided}, nil
+	return &validation{records: records, digest: digest, warnings: warnings, reach: reach, decided: countRung(rungs, operatorRung)}, nil
 }
 
 // recordURL is the form a record's url and url_original take: the WHATWG

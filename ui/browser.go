@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"net/url"
 	"os"
@@ -38,7 +39,8 @@ func openBrowser(raw string, getenv func(string) string, start func(name string,
 // startDetached starts a command with no terminal of ours: the UI owns the
 // screen, so the browser's output must not land on it.
 func startDetached(name string, args ...string) error {
-	cmd := exec.Command(name, args...)
+	// Not the UI's context: a browser outlives the UI.
+	cmd := exec.CommandContext(context.Background(), name, args...)
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {
 		return err

@@ -56,7 +56,7 @@ func newReviewRig(t *testing.T) *reviewRig {
 	})
 	rg.script()
 	rg.finishSlow(engine.StatusValid)
-	rg.harness.complete(Outcome{Summary: sampleSummary("fail")}, oc)
+	rg.complete(Outcome{Summary: sampleSummary("fail")}, oc)
 	return rg
 }
 
