@@ -271,7 +271,8 @@ func (f filterKind) match(r *row) bool {
 type sortMode int
 
 const (
-	// sortOrder is the engine's work-list order (normalized_url order).
+	// sortOrder is the engine's order (normalized URL text order), except
+	// that URLs differing only in a number follow its value (byURL).
 	sortOrder sortMode = iota
 	// sortStatus puts in-flight rows first, then problems before successes,
 	// so what needs attention is at the top.
@@ -306,6 +307,14 @@ func (s sortMode) String() string {
 	return "order"
 }
 
+// byURL is the list's own order: the engine's (its index), except that
+// two URLs that first differ inside a number are ordered by the number's
+// value, so …/report-2 comes before …/report-10 (text order put it after
+// …/report-11).
+func byURL(a, b *row) int {
+	return cmp.Or(numberFirst(a.url, b.url), cmp.Compare(a.index, b.index))
+}
+
 // statusRank is sortStatus's order, indexed by rowState (an array, not a
 // map: the comparator runs ~130,000 times to sort 10,000 rows).
 var statusRank = [stateUnknown + 1]int{
@@ -320,7 +329,9 @@ var statusRank = [stateUnknown + 1]int{
 // something they depend on changed, so View only slices it.
 type listModel struct {
 	c     *common
-	rows  []*row // work-list order
+	rows  []*row // the engine's order, numbers by value (byURL)
+	// unsorted says a row arrived out of order; rebuild sorts rows.
+	unsorted bool
 	byKey map[string]*row
 	view  []*row
 	dirty bool
@@ -383,12 +394,11 @@ func (l *listModel) applyEvent(ev engine.Event, now time.Time) *row {
 		r = newRow(ev)
 		l.byKey[k] = r
 		l.hosts[r.domain]++
-		if n := len(l.rows); n > 0 && l.rows[n-1].index > r.index {
-			l.rows = append(l.rows, r)
-			slices.SortStableFunc(l.rows, func(a, b *row) int { return cmp.Compare(a.index, b.index) })
-		} else {
-			l.rows = append(l.rows, r)
+		if n := len(l.rows); n > 0 && byURL(l.rows[n-1], r) > 0 {
+			// Sorted once per batch, in rebuild, not once per row.
+			l.unsorted = true
 		}
+		l.rows = append(l.rows, r)
 		l.dirty = true
 	}
 	r.apply(ev, now)
@@ -430,6 +440,10 @@ func (l *listModel) rebuild(now time.Time) {
 	}
 	l.dirty = false
 	sel := l.selected()
+	if l.unsorted {
+		slices.SortStableFunc(l.rows, byURL)
+		l.unsorted = false
+	}
 	if l.fastPath() {
 		l.view = l.rows
 	} else {
@@ -455,7 +469,7 @@ func (l *listModel) sortRows(v []*row, now time.Time) {
 	byIndex := func(a, b *row) int { return cmp.Compare(a.index, b.index) }
 	switch l.sort {
 	case sortOrder:
-		// rows is already in work-list order.
+		// rows is already in this order.
 	case sortStatus:
 		slices.SortStableFunc(v, func(a, b *row) int {
 			return cmp.Or(cmp.Compare(statusRank[a.state], statusRank[b.state]), byIndex(a, b))

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"strings"
 )
 
@@ -54,4 +55,35 @@ func urlPath(u string) string {
 		return rest[i:]
 	}
 	return "/"
+}
+
+// numberFirst compares a and b by value when they first differ inside a
+// run of digits ("report-2" and "report-10" differ at 2 and 1), and is 0
+// when they differ anywhere else or are equal, leaving the order to the
+// caller.
+func numberFirst(a, b string) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	for i > 0 && isDigit(a[i-1]) {
+		i-- // back to the start of the number the difference is in
+	}
+	na, nb := digitRun(a, i), digitRun(b, i)
+	if na == "" || nb == "" {
+		return 0
+	}
+	na, nb = strings.TrimLeft(na, "0"), strings.TrimLeft(nb, "0")
+	return cmp.Or(cmp.Compare(len(na), len(nb)), strings.Compare(na, nb))
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// digitRun is the run of digits of s starting at i ("" when none).
+func digitRun(s string, i int) string {
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	return s[i:j]
 }

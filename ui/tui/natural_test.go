@@ -2,6 +2,8 @@ package tui
 
 import (
 	"slices"
+
+	"github.com/citegate/citegate/engine"
 	"strings"
 	"testing"
 )
@@ -27,5 +29,30 @@ func TestURLPath(t *testing.T) {
 		if got := urlPath(in); got != want {
 			t.Errorf("urlPath(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestListOrderPutsNumbersByValue (issue 27): the list's default order is
+// the engine's, but "Field report 1, 10, 11, 2" becomes 1, 2, 10, 11.
+func TestListOrderPutsNumbersByValue(t *testing.T) {
+	h := newHarness(t, Options{})
+	base := "https://reports.example.org/field-report-"
+	var evs []engine.Event
+	// The engine's (text) order.
+	for i, n := range []string{"1", "10", "11", "2", "2a"} {
+		evs = append(evs, engine.Event{Kind: engine.EventQueued, Index: i, Total: 6, URL: base + n, CID: "c" + n})
+	}
+	evs = append(evs, engine.Event{Kind: engine.EventQueued, Index: 5, Total: 6, URL: "https://a.example/x", CID: "cx"})
+	h.events(0, evs...)
+	var got []string
+	for _, r := range h.m.list.view {
+		got = append(got, strings.TrimPrefix(r.url, base))
+	}
+	want := []string{"1", "2", "2a", "10", "11", "https://a.example/x"}
+	if !slices.Equal(got, want) {
+		t.Errorf("order %q, want %q", got, want)
+	}
+	if numberFirst("a/2", "a/10") >= 0 || numberFirst("a/10", "a/9") <= 0 || numberFirst("a/x", "b/1") != 0 || numberFirst("a/007", "a/7") != 0 {
+		t.Error("numberFirst")
 	}
 }

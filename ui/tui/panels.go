@@ -438,7 +438,7 @@ func (m Model) legendLines() []string {
 	}{
 		{"Symbols:", []string{"✓ valid", "$ paywalled (cite with caution)", "⊘ blocked", "≠ mismatch", "✗ invalid", "(⊘ ≠ ✗ must not be cited)", "↻ checking", "· queued", "? unknown status"}},
 		{"Filters:", []string{"0 all", "1 valid", "2 paywalled", "3 blocked", "4 mismatch", "5 invalid", "6 pending", "7 needs a decision", "8 decided"}},
-		{"Sort (s):", []string{"order (citations.jsonl)", "status", "host and path", "time", "title", "wave file", "text sorts are natural: 2 before 10"}},
+		{"Sort (s):", []string{"order (citations.jsonl's)", "status", "host and path", "time", "title", "wave file", "numbers sort by value: 2 before 10"}},
 		{"Decide (d):", []string{"v valid", "p paywalled", "i invalid", "x exclude", "then a note and enter", "u undoes", "o opens in the browser", "y copies the URL"}},
 	} {
 		out = append(out, packLine(m.c.st.bold.Render(para.head), para.items, w, 8)...)
