@@ -328,13 +328,13 @@ var statusRank = [stateUnknown + 1]int{
 // the current filter, search and sort select, rebuilt in Update only when
 // something they depend on changed, so View only slices it.
 type listModel struct {
-	c     *common
-	rows  []*row // the engine's order, numbers by value (byURL)
+	c    *common
+	rows []*row // the engine's order, numbers by value (byURL)
 	// unsorted says a row arrived out of order; rebuild sorts rows.
 	unsorted bool
-	byKey map[string]*row
-	view  []*row
-	dirty bool
+	byKey    map[string]*row
+	view     []*row
+	dirty    bool
 
 	scroller
 
