@@ -278,8 +278,8 @@ func TestMCPSchemasAndErrorsAnAgentCanUse(t *testing.T) {
 			}
 		}
 	}
-	if !names["deep_research_citations_init"] || len(names) != 8 || props < 50 {
-		t.Fatalf("tools %v with %d properties, want the 7 tools and deep_research_citations_init", names, props)
+	if !names["deep_research_citations_init"] || !names["deep_research_citations_decide"] || len(names) != 9 || props < 50 {
+		t.Fatalf("tools %v with %d properties, want the 7 tools, deep_research_citations_init and deep_research_citations_decide", names, props)
 	}
 
 	waves := t.TempDir()

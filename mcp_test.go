@@ -99,7 +99,7 @@ func TestMCPToolsMatchTheCLI(t *testing.T) {
 		names = append(names, tl.Name)
 	}
 	slices.Sort(names)
-	want := []string{"deep_research_citations_extract_urls", "deep_research_citations_init", "deep_research_citations_normalize", "deep_research_citations_render_md",
+	want := []string{"deep_research_citations_decide", "deep_research_citations_extract_urls", "deep_research_citations_init", "deep_research_citations_normalize", "deep_research_citations_render_md",
 		"deep_research_citations_run", "deep_research_citations_validate", "deep_research_gate_c_compute", "verify_citations"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)

@@ -449,7 +449,8 @@ func (e *Engine) auditValidate(run *RunDir, reason string, res *ValidateResult) 
 		BlockedURLsPath          *string `json:"blocked_urls_path"`
 		BlockedURLsQueuePath     *string `json:"blocked_urls_queue_path"`
 		BlockedURLs              int     `json:"blocked_urls"`
+		OperatorDecisions        int     `json:"operator_decisions,omitempty"`
 	}{e.nowISO(), "citations_validate", res.RunID, redactReason(reason), res.Mode, res.CitationsPath, res.Validated,
 		res.InputsDigest, res.OnlineFixturesPath, res.OnlineFixturesLatestPath, res.BlockedURLsPath,
-		res.BlockedURLsQueuePath, res.BlockedURLsCount})
+		res.BlockedURLsQueuePath, res.BlockedURLsCount, res.OperatorDecisions})
 }

@@ -241,7 +241,7 @@ func (e *Engine) stages(ctx context.Context, p *pipeline, a RunArgs, em *emitter
 		return err
 	}
 	lc := liveContext{originals: p.x.raw, keep: p.keep, texts: p.x.texts}
-	if p.v, err = e.validate(ctx, run, in.cfg, p.nz.urlMap.Items, in.offline, in.online, p.x.foundBy.Items, lc, em); err != nil {
+	if p.v, err = e.validate(ctx, run, in.cfg, p.nz.urlMap.Items, in, p.x.foundBy.Items, lc, em); err != nil {
 		return err
 	}
 
@@ -356,7 +356,7 @@ func (e *Engine) summarize(p *pipeline, out *encoded, reason string) *RunSummary
 	run, in, x, nz, v, g := p.run, p.in, p.x, p.nz, p.v, p.g
 	art := p.art
 	vres := &ValidateResult{OK: true, RunID: run.Manifest.RunID, CitationsPath: art.Citations, Mode: in.cfg.mode,
-		Validated: len(v.records), InputsDigest: v.digest}
+		Validated: len(v.records), InputsDigest: v.digest, OperatorDecisions: v.decided}
 	if out.online != nil {
 		out.online.fill(vres)
 		art.OnlineFixtures, art.OnlineFixturesLatest = vres.OnlineFixturesPath, vres.OnlineFixturesLatestPath

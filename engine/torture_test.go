@@ -3,6 +3,7 @@ package engine
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
@@ -33,8 +34,9 @@ import (
 const (
 	envChild    = "CITEGATE_TORTURE_CHILD"
 	envManifest = "CITEGATE_TORTURE_MANIFEST"
-	envStop     = "CITEGATE_TORTURE_STOP" // "phase:index" to stop at
-	envSlow     = "CITEGATE_TORTURE_SLOW" // a pause after every commit step
+	envStop     = "CITEGATE_TORTURE_STOP"   // "phase:index" to stop at
+	envSlow     = "CITEGATE_TORTURE_SLOW"   // a pause after every commit step
+	envDecide   = "CITEGATE_TORTURE_DECIDE" // a URL to decide instead of running
 	// slowStep is the pause; 7 files make ~17 steps, a ~0.25 s commit window.
 	slowStep = 15 * time.Millisecond
 )
@@ -62,7 +64,13 @@ func TestTortureChild(t *testing.T) {
 			time.Sleep(slowStep)
 		}
 	}
-	if _, err := e.Run(bg, RunArgs{ManifestPath: os.Getenv(envManifest)}, nil); err != nil {
+	var err error
+	if url := os.Getenv(envDecide); url != "" {
+		_, err = e.Decide(bg, DecideArgs{Dir: filepath.Dir(os.Getenv(envManifest)), URL: url, Status: "valid", Note: "torture"})
+	} else {
+		_, err = e.Run(bg, RunArgs{ManifestPath: os.Getenv(envManifest)}, nil)
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stdout, "ERROR %v\n", err)
 		os.Exit(1)
 	}
@@ -360,5 +368,73 @@ func TestKill9Torture(t *testing.T) {
 	}
 	if tmp := tempFiles(t, root); len(tmp) != 0 {
 		t.Errorf("staging files left: %v", tmp)
+	}
+}
+
+// TestKill9TortureDecide kills `decide` at every step of its commit and at
+// random instants inside a slowed one: the decisions file is then the old
+// one or the new one, whole, with no journal or staging file left.
+func TestKill9TortureDecide(t *testing.T) {
+	r := copyDemo(t)
+	if _, err := newEngine().Run(bg, RunArgs{ManifestPath: r.Manifest}, nil); err != nil {
+		t.Fatal(err)
+	}
+	const first, second = "https://www.bbc.com/news/science-environment-67890123", demoBlocked
+	if _, err := newEngine().Decide(bg, DecideArgs{Dir: r.Root, URL: first, Exclude: true}); err != nil {
+		t.Fatal(err)
+	}
+	path := r.path(DecisionsFile)
+	oldFile := readFile(t, path)
+	if _, err := newEngineAt(tortureClock).Decide(bg, DecideArgs{Dir: r.Root, URL: second, Status: "valid", Note: "torture"}); err != nil {
+		t.Fatal(err)
+	}
+	newFile := readFile(t, path)
+	run, err := LoadRun(r.Manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(t *testing.T, want string) {
+		t.Helper()
+		release, err := newEngine().lockRun(run)
+		if err != nil {
+			t.Fatalf("opening the run directory after the kill: %v", err)
+		}
+		release()
+		got := readFile(t, path)
+		switch {
+		case got == oldFile && want != "new", got == newFile && want != "old":
+		default:
+			t.Fatalf("decisions file after recovery is neither the %s one nor whole:\n%s", cmp.Or(want, "old or new"), got)
+		}
+		if tmp := tempFiles(t, r.Root); len(tmp) != 0 {
+			t.Errorf("staging files left: %v", tmp)
+		}
+		if _, err := os.Lstat(r.path(fsx.JournalName)); err == nil {
+			t.Errorf("journal left")
+		}
+		writeFile(t, path, oldFile)
+	}
+	writeFile(t, path, oldFile)
+	for _, step := range []string{"intent:0", "staged:0", "committed:0", "renamed:0", "done:0"} {
+		t.Run("at "+step, func(t *testing.T) {
+			c := startChild(t, r.Manifest, envStop+"="+step, envDecide+"="+second)
+			c.await(t, "STOPPED")
+			c.kill(t)
+			want := "new"
+			if strings.HasPrefix(step, "intent") || strings.HasPrefix(step, "staged") {
+				want = "old"
+			}
+			check(t, want)
+		})
+	}
+	rng := rand.New(rand.NewPCG(27, 9))
+	for i := range 6 {
+		t.Run(fmt.Sprintf("inside the commit %d", i), func(t *testing.T) {
+			c := startChild(t, r.Manifest, envSlow+"=1", envDecide+"="+second)
+			c.await(t, "STEP intent:0")
+			time.Sleep(time.Duration(rng.Int64N(int64(6 * slowStep))))
+			c.kill(t)
+			check(t, "")
+		})
 	}
 }

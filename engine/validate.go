@@ -43,6 +43,9 @@ type ValidateResult struct {
 	BlockedURLsPath          *string         `json:"blocked_urls_path"`
 	BlockedURLsQueuePath     *string         `json:"blocked_urls_queue_path"`
 	BlockedURLsCount         int             `json:"blocked_urls_count"`
+	// OperatorDecisions counts the URLs the operator's decisions settled
+	// (operator-decisions.json); absent when none did.
+	OperatorDecisions int `json:"operator_decisions,omitempty"`
 	// Warnings are problems that did not stop the run, e.g. provider
 	// credentials that may not be sent to the configured URL, or fixture
 	// entries that were coerced or dropped.
@@ -77,6 +80,8 @@ type validation struct {
 	warnings []string
 	// reach tallies what the live URLs' direct fetches came to.
 	reach reachCount
+	// decided counts the URLs an operator's decision settled.
+	decided int
 }
 
 type validateDigest struct {
@@ -91,8 +96,11 @@ type validateDigest struct {
 	FixtureDigest       *string      `json:"fixture_digest"`
 	OnlineFixtureDigest *string      `json:"online_fixture_digest"`
 	OnlineDryRun        *bool        `json:"online_dry_run"`
-	RunPolicySource     string       `json:"run_policy_source"`
-	LadderPolicy        LadderPolicy `json:"citations_ladder_policy_v1"`
+	// OperatorDecisions is the decisions file's digest, absent without one
+	// (so a run without decisions keeps the reference's digest).
+	OperatorDecisions *string      `json:"operator_decisions,omitempty"`
+	RunPolicySource   string       `json:"run_policy_source"`
+	LadderPolicy      LadderPolicy `json:"citations_ladder_policy_v1"`
 }
 
 // workList picks one representative per normalized_url (the first by
@@ -291,10 +299,13 @@ func (e *Engine) cache() *resultCache {
 	return &resultCache{dir: e.Net.CacheDir, ttl: e.Net.withDefaults().CacheTTL, now: e.Now}
 }
 
-// decide settles one URL without network: offline fixtures, or in online mode
+// decide settles one URL without network: an operator's decision, offline fixtures, or in online mode
 // the preflight, online fixture replay and dry-run. ok=false means the URL
 // needs the live ladder.
-func decide(guard *netguard.Guard, cfg *citationConfig, w workItem, offline, online *fixtureSet) (decision, bool) {
+func decide(guard *netguard.Guard, cfg *citationConfig, w workItem, ops *decisionSet, offline, online *fixtureSet) (decision, bool) {
+	if d, ok := ops.lookup(w.rep); ok {
+		return d, true
+	}
 	fromFixture := func(fx *fixtureEntry, rung, defaultURL, notesPrefix string) decision {
 		st := Status(fx.Status)
 		if !st.Known() {
@@ -356,7 +367,8 @@ type liveContext struct {
 // event, interleaved across URLs as the ladder works; and, when too few
 // hosts answered, the unreachable warning.
 func (e *Engine) validate(ctx context.Context, run *RunDir, cfg *citationConfig, urlMap []URLMapItem,
-	offline, online *fixtureSet, foundBy []FoundByItem, lc liveContext, em *emitter) (*validation, error) {
+	in *validateInputs, foundBy []FoundByItem, lc liveContext, em *emitter) (*validation, error) {
+	offline, online, ops := in.offline, in.online, in.decisions
 	for _, f := range []*fixtureSet{offline, online} {
 		if err := f.ready(); err != nil {
 			return nil, err
@@ -376,7 +388,7 @@ func (e *Engine) validate(ctx context.Context, run *RunDir, cfg *citationConfig,
 	var live []ladder.Item
 	var reach reachCount
 	for i, w := range work {
-		d, ok := decide(guard, cfg, w, offline, online)
+		d, ok := decide(guard, cfg, w, ops, offline, online)
 		if rec, kept := lc.keep[w.rep.NormalizedURL]; !ok && kept {
 			d, ok = decision{Verdict: rec.Verdict(), rung: "previous", checkedAt: rec.CheckedAt}, true
 		}
@@ -488,6 +500,9 @@ func (e *Engine) validate(ctx context.Context, run *RunDir, cfg *citationConfig,
 		BrightDataEndpoint: cfg.endpoints.BrightData, ApifyEndpoint: cfg.endpoints.Apify,
 		RunPolicySource: cfg.policySource, LadderPolicy: cfg.policy,
 	}
+	if ops != nil {
+		dg.OperatorDecisions = &ops.digest
+	}
 	dg.URLMap = make([]URLMapItem, len(work))
 	for i, w := range work {
 		dg.URLMap[i] = w.rep
@@ -506,7 +521,7 @@ func (e *Engine) validate(ctx context.Context, run *RunDir, cfg *citationConfig,
 	if err != nil {
 		return nil, err
 	}
-	return &validation{records: records, digest: digest, warnings: warnings, reach: reach}, nil
+	return &validation{records: records, digest: digest, warnings: warnings, reach: reach, decided: countRung(rungs, operatorRung)}, nil
 }
 
 // recordURL is the form a record's url and url_original take: the WHATWG
@@ -593,7 +608,7 @@ func (e *Engine) Validate(ctx context.Context, a ValidateArgs, events chan<- Eve
 	if in.cfg.mode == ModeOnline && !in.cfg.onlineDryRun {
 		lc.originals, lc.texts = recoverOriginals(ctx, run, foundBy, in.cfg.sourceTitles)
 	}
-	v, err := e.validate(ctx, run, in.cfg, urlMap, in.offline, in.online, foundBy, lc, em)
+	v, err := e.validate(ctx, run, in.cfg, urlMap, in, foundBy, lc, em)
 	if err != nil {
 		return nil, err
 	}
@@ -632,6 +647,7 @@ func (e *Engine) writeValidation(ctx context.Context, run *RunDir, in *validateI
 		EffectiveEndpoints: cfg.endpoints, EndpointSources: cfg.endpointSources,
 		RunPolicySource: cfg.policySource, LadderPolicy: cfg.policy,
 		Validated: len(v.records), Counts: countStatuses(v.records), InputsDigest: v.digest, Warnings: v.warnings,
+		OperatorDecisions: v.decided,
 	}
 	if cfg.mode == ModeOnline {
 		res.OnlineDryRun, res.OnlineDryRunSource = &cfg.onlineDryRun, &cfg.onlineDryRunSource

@@ -85,6 +85,9 @@ type validateInputs struct {
 	urlMapPath    string
 	offline       *fixtureSet
 	online        *fixtureSet
+	// decisions are the operator's (operator-decisions.json), applied
+	// before the fixtures in every mode; nil when the run has none.
+	decisions *decisionSet
 }
 
 func resolveValidateInputs(run *RunDir, a ValidateArgs) (*validateInputs, error) {
@@ -101,6 +104,13 @@ func resolveValidateInputs(run *RunDir, a ValidateArgs) (*validateInputs, error)
 		return nil, err
 	}
 	in := &validateInputs{cfg: cfg, urlMapPath: paths[0], citationsPath: paths[1]}
+	doc, err := loadDecisions(run)
+	if err != nil {
+		return nil, err
+	}
+	if in.decisions, err = newDecisionSet(doc); err != nil {
+		return nil, err
+	}
 	offlinePath, onlinePath := paths[2], paths[3]
 	if cfg.mode == ModeOffline {
 		if offlinePath == "" {

@@ -64,6 +64,8 @@ func Execute(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		return runInit(ctx, d, c, s)
 	case "relocate":
 		return runRelocate(ctx, d, c, s)
+	case "decide":
+		return runDecide(ctx, d, c, s)
 	case "mcp":
 		return runMCP(ctx, d, c, s)
 	case "verify":

@@ -1,10 +1,12 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/citegate/citegate/engine"
@@ -121,6 +123,20 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams
 		}
 		return ev, out
 	}
+	opts.Decide = func(da engine.DecideArgs) (*engine.DecideResult, error) {
+		da.Dir, da.Who = filepath.Dir(a.ManifestPath), cmp.Or(da.Who, os.Getenv("USER"))
+		return d.Engine.Decide(ctx, da)
+	}
+	opts.Recompute = func(urls []string) (<-chan engine.Event, <-chan tui.Outcome) {
+		again := a
+		again.Recheck = urls
+		ev, out := rs.start(ctx, d, again)
+		if log != nil {
+			ev = logged(ctx, ev, log)
+		}
+		return ev, out
+	}
+	opts.OpenURL = func(u string) error { return openBrowser(u, os.Getenv, startDetached) }
 	// The rerun hook needs the latest summary; the UI hands outcomes back
 	// only through its result, so track them here as they arrive.
 	tracked := make(chan tui.Outcome, 1)

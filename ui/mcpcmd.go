@@ -26,13 +26,14 @@ func runMCP(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 	if err != nil {
 		return cli.ReportUsage(s, &cli.UsageError{Command: c.Name, Msg: err.Error()})
 	}
-	srv, err := citemcp.NewServer(d.Engine, citemcp.Options{Version: VersionString(), AllowFetch: allow, Bounds: bounds})
+	srv, err := citemcp.NewServer(d.Engine, citemcp.Options{Version: VersionString(), AllowFetch: allow,
+		AllowDecisions: c.AllowDecisions, Bounds: bounds})
 	if err != nil {
 		fmt.Fprintf(s.Err, "citegate: mcp: %s\n", netguard.Clip(netguard.RedactText(err.Error()), 1024))
 		return cli.ExitFailure
 	}
-	fmt.Fprintf(s.Err, "citegate: MCP server on stdio (may fetch: %v; judge base URLs: %d; roots: %s)\n",
-		allow, len(bounds.JudgeBaseURLs), cmp.Or(strings.Join(bounds.Roots, ", "), "any run directory"))
+	fmt.Fprintf(s.Err, "citegate: MCP server on stdio (may fetch: %v; may record decisions: %v; judge base URLs: %d; roots: %s)\n",
+		allow, c.AllowDecisions, len(bounds.JudgeBaseURLs), cmp.Or(strings.Join(bounds.Roots, ", "), "any run directory"))
 	err = citemcp.Serve(ctx, srv, s.In, s.Out)
 	if ctx.Err() != nil {
 		return cli.ExitInterrupted

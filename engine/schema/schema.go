@@ -52,10 +52,12 @@ const (
 	OnlineFixtures Name = "online_fixtures.v1"
 	// BlockedURLs is citations/blocked-urls.json.
 	BlockedURLs Name = "blocked_urls.v1"
+	// OperatorDecisions is <runRoot>/operator-decisions.json.
+	OperatorDecisions Name = "operator_decisions.v1"
 )
 
 // names lists every embedded schema; each is the file schemas/<name>.json.
-var names = []Name{Manifest, RunConfig, RunPolicy, URLMap, FoundBy, Citation, Gates, Fixtures, OnlineFixtures, BlockedURLs}
+var names = []Name{Manifest, RunConfig, RunPolicy, URLMap, FoundBy, Citation, Gates, Fixtures, OnlineFixtures, BlockedURLs, OperatorDecisions}
 
 //go:embed schemas/*.json
 var files embed.FS

@@ -31,6 +31,7 @@ type Command struct {
 	Run       engine.RunArgs
 	Init      engine.InitArgs
 	Relocate  engine.RelocateArgs
+	Decide    engine.DecideArgs
 	Verify    verify.Args
 	// OutputFile is verify's agent output ("-" for stdin); for run,
 	// --verify names a synthesis file to verify after Gate C.
@@ -54,6 +55,9 @@ type Command struct {
 	// AllowFetch is mcp's --allow-fetch: the operator lets verify_citations
 	// fetch cited sources, and runs configured online fetch.
 	AllowFetch bool
+	// AllowDecisions is mcp's --allow-decisions: the operator lets a client
+	// record decisions (deep_research_citations_decide).
+	AllowDecisions bool
 	// JudgeBaseURLs are mcp's --judge-base-url: the openai-compatible
 	// endpoints a client may name. Roots are mcp's --root: the directories
 	// whose runs a client may use. mcp's caps for verify_citations are in
@@ -335,11 +339,27 @@ var specs = map[string]spec{
 		exits:   "exit codes: 0 relocated (or already in place); 1 error envelope (nothing written); 2 usage error",
 		bind:    func(b *binder, c *Command) any { return nil },
 	},
+	"decide": {
+		summary: "record your decision on a citation (valid, paywalled, invalid, excluded); the next run applies it",
+		usage:   "citegate decide RUN_DIR URL (--status valid|paywalled|invalid --note TEXT | --exclude [--note TEXT] | --undo) [--operator NAME]\n       citegate decide RUN_DIR --list",
+		exits:   "exit codes: 0 recorded (or listed); 1 error envelope (nothing written); 2 usage error",
+		bind: func(b *binder, c *Command) any {
+			a := &c.Decide
+			b.str("status", &a.Status, "the status the next run records: valid, paywalled or invalid (needs --note)")
+			b.str("note", &a.Note, "why, in a sentence (required with --status; at most 500 characters; redacted)")
+			b.boolean("exclude", &a.Exclude, "keep the citation out of synthesis (the run records it invalid)")
+			b.boolean("undo", &a.Undo, "remove the citation's decision")
+			b.boolean("list", &a.List, "change nothing: list the decisions and the must-not-cite citations still undecided")
+			b.str("operator", &a.Who, "who decides, for the file and the audit log (default $USER)")
+			return nil
+		},
+	},
 	"mcp": {
 		summary: "serve the tools to an agent over the Model Context Protocol (stdio)",
-		usage:   "citegate mcp [--allow-fetch] [--judge-base-url URL ...] [--provider-endpoint URL ...] [--root DIR ...] [verify caps] [network flags]",
+		usage:   "citegate mcp [--allow-fetch] [--allow-decisions] [--judge-base-url URL ...] [--provider-endpoint URL ...] [--root DIR ...] [verify caps] [network flags]",
 		exits:   "exit codes: 0 the client closed the connection; 1 the server failed; 2 usage error; 3 interrupted",
 		bind: func(b *binder, c *Command) any {
+			b.boolean("allow-decisions", &c.AllowDecisions, "let a client record operator decisions with deep_research_citations_decide (off: it may only list them)")
 			b.boolean("allow-fetch", &c.AllowFetch, "let verify_citations fetch cited sources and runs configured online validate live (also CITEGATE_ALLOW_FETCH=1 or IRIS_CITATION_ALLOW_FETCH=1); off, a client's allow_fetch:true is not enough and an online run is refused")
 			b.list("judge-base-url", &c.JudgeBaseURLs, "an openai-compatible or ollama judge endpoint a client may name as base_url, comma-separated or repeated (default: none; CITEGATE_JUDGE_API_KEY, if set, is sent there)")
 			b.list("provider-endpoint", &c.ProviderEndpoints, "a Bright Data or Apify endpoint a run's manifest or run-config.json may name, comma-separated or repeated (default: none; the provider's credentials are sent there)")
@@ -386,7 +406,7 @@ func bindRun(b *binder, c *Command) {
 	bindNet(b, &c.Net)
 }
 
-var commandOrder = []string{"init", "run", "relocate", "demo", "mcp", "extract", "normalize", "validate", "gate-c", "render", "verify"}
+var commandOrder = []string{"init", "run", "decide", "relocate", "demo", "mcp", "extract", "normalize", "validate", "gate-c", "render", "verify"}
 
 // Usage is the top-level help text.
 func Usage() string {
@@ -516,6 +536,12 @@ func Parse(args []string) (*Command, error) {
 	if name == "init" {
 		var err error
 		if rest, err = parseInitOperands(fs, c, rest); err != nil {
+			return nil, err
+		}
+	}
+	if name == "decide" {
+		var err error
+		if rest, err = parseDecideOperands(fs, c, rest); err != nil {
 			return nil, err
 		}
 	}

@@ -270,6 +270,12 @@ func (p *policy) admit(in any) error {
 		}
 		paths = []pathArg{{"run_dir", runDir, false}, {"offline_fixtures_path", a.OfflineFixturesPath, false},
 			{"online_fixtures_path", a.OnlineFixturesPath, false}}
+	case engine.DecideArgs:
+		runDir = a.Dir
+		if filepath.IsAbs(runDir) {
+			manifest = filepath.Join(runDir, "manifest.json")
+		}
+		paths = []pathArg{{"run_dir", runDir, false}}
 	case engine.InitArgs:
 		return p.admitInit(a)
 	case initArgs:

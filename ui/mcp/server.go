@@ -32,6 +32,11 @@ type Options struct {
 	// client's allow_fetch:true is not enough, and a run or validate whose
 	// run config says online is refused.
 	AllowFetch bool
+	// AllowDecisions is the operator's consent to let a client record
+	// operator decisions (`citegate mcp --allow-decisions`); off, the
+	// decide tool only lists them. A run config a client could have
+	// written is not consent, so there is no such field there.
+	AllowDecisions bool
 	// Bounds are the operator's other limits (see Boundaries).
 	Bounds Boundaries
 }
@@ -76,6 +81,8 @@ func NewServer(e *engine.Engine, o Options) (*mcp.Server, error) {
 			func(ctx context.Context, _ *mcp.CallToolRequest, a initArgs) (any, error) {
 				return t.init(ctx, a)
 			}),
+		add(s, p, decideTool, "Record a reviewer's decision on one citation of a run (status valid, paywalled or invalid with a note; exclude; undo), or list the decisions and the must-not-cite citations still undecided (list:true). The next deep_research_citations_run applies decisions the way offline fixtures apply. Changing decisions needs the operator's consent (citegate mcp --allow-decisions); listing does not.",
+			t.decide),
 		add(s, p, "verify_citations", "Extract the citations of an agent output, fetch the cited sources (only when the operator started the server with --allow-fetch) and judge whether each supports its claim. Returns per-citation verdicts and an overall support ratio (seed 002); passed is true or false only when a judge decided at least one citation, else null with a reason saying why (fetching off, no citations found).",
 			t.verify),
 	}
@@ -163,6 +170,20 @@ func envelope(res any, err error) *mcp.CallToolResult {
 		err = merr
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, IsError: err != nil}
+}
+
+// decideTool is the MCP name of `citegate decide`.
+const decideTool = "deep_research_citations_decide"
+
+// decide records or lists decisions. Recording one is the operator's to
+// allow: an agent, or whatever wrote into its context, is not the reviewer.
+func (t tools) decide(ctx context.Context, _ *mcp.CallToolRequest, a engine.DecideArgs) (any, error) {
+	if !a.List && !t.o.AllowDecisions {
+		return nil, refused("recording decisions over MCP is off: the operator allows it by starting the server with "+
+			"citegate mcp --allow-decisions (list:true works without it)", map[string]any{"fix": "citegate mcp --allow-decisions"})
+	}
+	a.Who, a.Via = "mcp-client", "mcp"
+	return t.e.Decide(ctx, a)
 }
 
 func (t tools) validate(ctx context.Context, req *mcp.CallToolRequest, a engine.ValidateArgs) (any, error) {

@@ -18,6 +18,11 @@ type keyMap struct {
 	Filter   key.Binding
 	Sort     key.Binding
 	Rerun    key.Binding
+	// Decide, Undo, Browse and Copy are the review keys (review.go).
+	Decide key.Binding
+	Undo   key.Binding
+	Browse key.Binding
+	Copy   key.Binding
 	// Claims switches between the URL list and run --verify's claims list;
 	// it is disabled (and left out of the help) in a run that verifies
 	// nothing. urls is the same key as the claims list's help shows it.
@@ -50,7 +55,11 @@ func newKeyMap(rerun, claims bool) keyMap {
 		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		Back:      key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back")),
 		Search:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
-		Filter:    key.NewBinding(key.WithKeys("0", "1", "2", "3", "4", "5", "6"), key.WithHelp("0-6", "filter")),
+		Filter:    key.NewBinding(key.WithKeys("0", "1", "2", "3", "4", "5", "6", "7", "8"), key.WithHelp("0-8", "filter")),
+		Decide:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "decide")),
+		Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo decision")),
+		Browse:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open in browser")),
+		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy URL")),
 		Sort:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
 		Rerun:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rerun blocked")),
 		Claims:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "claims")),
@@ -80,7 +89,7 @@ type listKeys struct{ k keyMap }
 // ShortHelp implements help.KeyMap.
 func (h listKeys) ShortHelp() []key.Binding {
 	k := h.k
-	return []key.Binding{k.move, k.Open, k.Claims, k.Search, k.Filter, k.Sort, k.rerunHelp(), k.Help, k.Quit}
+	return []key.Binding{k.move, k.Open, k.Decide, k.rerunHelp(), k.Claims, k.Search, k.Filter, k.Sort, k.Help, k.Quit}
 }
 
 // FullHelp implements help.KeyMap.
@@ -89,6 +98,7 @@ func (h listKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Open, k.Search, k.Back, k.Filter, k.Sort},
+		{k.Decide, k.Undo, k.Browse, k.Copy},
 		{k.Claims, k.rerunHelp(), k.Help, k.Quit, k.ForceQuit},
 	}
 }
@@ -118,7 +128,7 @@ type detailKeys struct{ k keyMap }
 // ShortHelp implements help.KeyMap.
 func (h detailKeys) ShortHelp() []key.Binding {
 	k := h.k
-	return []key.Binding{k.move, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.move, k.Back, k.Decide, k.Browse, k.Copy, k.Help, k.Quit}
 }
 
 // FullHelp implements help.KeyMap.
@@ -126,6 +136,7 @@ func (h detailKeys) FullHelp() [][]key.Binding {
 	k := h.k
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
+		{k.Decide, k.Undo, k.Browse, k.Copy},
 		{k.Back, k.Help, k.Quit, k.ForceQuit},
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/citegate/citegate/engine"
 )
 
@@ -58,6 +59,13 @@ type row struct {
 	decidedBy string
 	reruns    int
 	title     string // cleaned Citation.Title
+	// path is what follows the host (urlPath): the list shows it when the
+	// host repeats, so two rows of one site never look the same.
+	path string
+	// file is the wave file the URL was first found in ("" until known).
+	file string
+	// natHost, natTitle and natFile are the natural sort keys (natKey).
+	natHost, natTitle, natFile string
 	// hay is the lower-cased text search matches against, cached so a
 	// keystroke over 10,000 rows is a scan of ready strings.
 	hay string
@@ -66,6 +74,8 @@ type row struct {
 func newRow(ev engine.Event) *row {
 	r := &row{key: rowKey(ev), index: ev.Index, url: clean(ev.URL), cid: ev.CID}
 	r.domain = domainOf(ev.URL)
+	r.path = clean(urlPath(ev.URL))
+	r.natHost = natKey(r.domain + " " + r.path)
 	r.reindex()
 	return r
 }
@@ -109,7 +119,8 @@ func (r *row) httpStatus() int {
 
 // reset puts a row back to queued for a rerun; its identity stays.
 func (r *row) reset() {
-	*r = row{key: r.key, index: r.index, url: r.url, cid: r.cid, domain: r.domain, reruns: r.reruns + 1, recheck: r.recheck}
+	*r = row{key: r.key, index: r.index, url: r.url, cid: r.cid, domain: r.domain, path: r.path, natHost: r.natHost,
+		reruns: r.reruns + 1, recheck: r.recheck}
 	r.reindex()
 }
 
@@ -151,6 +162,11 @@ func (r *row) apply(ev engine.Event, now time.Time) {
 			r.cit = c
 			r.state = stateOf(c.Status)
 			r.title = clean(c.Title)
+			r.natTitle = natKey(cmp.Or(r.title, r.url))
+			if len(c.FoundBy) > 0 {
+				r.file = clean(c.FoundBy[0].ArtifactPath)
+				r.natFile = natKey(r.file)
+			}
 		} else {
 			r.state = stateUnknown
 		}
@@ -195,6 +211,11 @@ const (
 	filterInvalid
 	// filterPending is everything without a verdict yet (queued or in flight).
 	filterPending
+	// filterNeedsDecision is every must-not-cite citation no decision
+	// covers: what review still has to look at.
+	filterNeedsDecision
+	// filterDecided is every citation an operator's decision settled.
+	filterDecided
 )
 
 func (f filterKind) String() string {
@@ -211,14 +232,23 @@ func (f filterKind) String() string {
 		return "invalid"
 	case filterPending:
 		return "pending"
+	case filterNeedsDecision:
+		return "needs a decision"
+	case filterDecided:
+		return "decided"
 	case filterAll:
 		// Below.
 	}
 	return "all"
 }
 
-func (f filterKind) match(s rowState) bool {
+func (f filterKind) match(r *row) bool {
+	s := r.state
 	switch f {
+	case filterNeedsDecision:
+		return r.needsDecision()
+	case filterDecided:
+		return r.decided()
 	case filterValid:
 		return s == stateValid
 	case filterPaywalled:
@@ -241,14 +271,21 @@ func (f filterKind) match(s rowState) bool {
 type sortMode int
 
 const (
-	// sortOrder is the engine's work-list order (normalized_url order).
+	// sortOrder is the engine's order (normalized URL text order), except
+	// that URLs differing only in a number follow its value (byURL).
 	sortOrder sortMode = iota
 	// sortStatus puts in-flight rows first, then problems before successes,
 	// so what needs attention is at the top.
 	sortStatus
+	// sortHost is by host, then path, naturally (page 2 before page 10).
 	sortHost
 	// sortTime is slowest first; rows never fetched go last.
 	sortTime
+	// sortTitle is by title (the URL when there is none), naturally.
+	sortTitle
+	// sortFile is by the wave file the URL was first found in, naturally,
+	// then in the engine's order.
+	sortFile
 	numSortModes
 )
 
@@ -260,10 +297,22 @@ func (s sortMode) String() string {
 		return "host"
 	case sortTime:
 		return "time"
+	case sortTitle:
+		return "title"
+	case sortFile:
+		return "wave file"
 	case sortOrder, numSortModes:
 		// Below; numSortModes counts the modes and is never the current one.
 	}
 	return "order"
+}
+
+// byURL is the list's own order: the engine's (its index), except that
+// two URLs that first differ inside a number are ordered by the number's
+// value, so …/report-2 comes before …/report-10 (text order put it after
+// …/report-11).
+func byURL(a, b *row) int {
+	return cmp.Or(numberFirst(a.url, b.url), cmp.Compare(a.index, b.index))
 }
 
 // statusRank is sortStatus's order, indexed by rowState (an array, not a
@@ -279,11 +328,13 @@ var statusRank = [stateUnknown + 1]int{
 // the current filter, search and sort select, rebuilt in Update only when
 // something they depend on changed, so View only slices it.
 type listModel struct {
-	c     *common
-	rows  []*row // work-list order
-	byKey map[string]*row
-	view  []*row
-	dirty bool
+	c    *common
+	rows []*row // the engine's order, numbers by value (byURL)
+	// unsorted says a row arrived out of order; rebuild sorts rows.
+	unsorted bool
+	byKey    map[string]*row
+	view     []*row
+	dirty    bool
 
 	scroller
 
@@ -292,6 +343,9 @@ type listModel struct {
 	search    textinput.Model
 	searching bool
 	query     string // applied search, lower-cased
+	// hosts counts the rows of each host, so a row whose host repeats
+	// shows its path.
+	hosts map[string]int
 	// rechecking is set while a rerun checks the blocked rows again: the
 	// engine then reports every URL (queued, and finished as "previous"
 	// for the ones it keeps), and only the rows being rechecked may take
@@ -309,7 +363,7 @@ func newListModel(c *common) listModel {
 	// second and make screens (and goldens) depend on timing.
 	ti.Cursor.SetMode(cursor.CursorStatic)
 	ti.CharLimit = 200
-	return listModel{c: c, byKey: map[string]*row{}, scroller: scroller{height: 1}, search: ti}
+	return listModel{c: c, byKey: map[string]*row{}, hosts: map[string]int{}, scroller: scroller{height: 1}, search: ti}
 }
 
 // setSize gives the table its body height.
@@ -339,12 +393,12 @@ func (l *listModel) applyEvent(ev engine.Event, now time.Time) *row {
 	if r == nil {
 		r = newRow(ev)
 		l.byKey[k] = r
-		if n := len(l.rows); n > 0 && l.rows[n-1].index > r.index {
-			l.rows = append(l.rows, r)
-			slices.SortStableFunc(l.rows, func(a, b *row) int { return cmp.Compare(a.index, b.index) })
-		} else {
-			l.rows = append(l.rows, r)
+		l.hosts[r.domain]++
+		if n := len(l.rows); n > 0 && byURL(l.rows[n-1], r) > 0 {
+			// Sorted once per batch, in rebuild, not once per row.
+			l.unsorted = true
 		}
+		l.rows = append(l.rows, r)
 		l.dirty = true
 	}
 	r.apply(ev, now)
@@ -386,12 +440,16 @@ func (l *listModel) rebuild(now time.Time) {
 	}
 	l.dirty = false
 	sel := l.selected()
+	if l.unsorted {
+		slices.SortStableFunc(l.rows, byURL)
+		l.unsorted = false
+	}
 	if l.fastPath() {
 		l.view = l.rows
 	} else {
 		v := make([]*row, 0, len(l.rows))
 		for _, r := range l.rows {
-			if l.filter.match(r.state) && (l.query == "" || strings.Contains(r.hay, l.query)) {
+			if l.filter.match(r) && (l.query == "" || strings.Contains(r.hay, l.query)) {
 				v = append(v, r)
 			}
 		}
@@ -411,13 +469,28 @@ func (l *listModel) sortRows(v []*row, now time.Time) {
 	byIndex := func(a, b *row) int { return cmp.Compare(a.index, b.index) }
 	switch l.sort {
 	case sortOrder:
-		// rows is already in work-list order.
+		// rows is already in this order.
 	case sortStatus:
 		slices.SortStableFunc(v, func(a, b *row) int {
 			return cmp.Or(cmp.Compare(statusRank[a.state], statusRank[b.state]), byIndex(a, b))
 		})
 	case sortHost:
-		slices.SortStableFunc(v, func(a, b *row) int { return cmp.Or(strings.Compare(a.domain, b.domain), byIndex(a, b)) })
+		slices.SortStableFunc(v, func(a, b *row) int { return cmp.Or(strings.Compare(a.natHost, b.natHost), byIndex(a, b)) })
+	case sortTitle:
+		slices.SortStableFunc(v, func(a, b *row) int {
+			return cmp.Or(strings.Compare(cmp.Or(a.natTitle, natKey(a.url)), cmp.Or(b.natTitle, natKey(b.url))), byIndex(a, b))
+		})
+	case sortFile:
+		slices.SortStableFunc(v, func(a, b *row) int {
+			if (a.file == "") != (b.file == "") {
+				// Rows whose file is not known yet go last.
+				if a.file == "" {
+					return 1
+				}
+				return -1
+			}
+			return cmp.Or(strings.Compare(a.natFile, b.natFile), byIndex(a, b))
+		})
 	case sortTime:
 		// Elapsed is read once per row: it changes with now, and a
 		// comparator that sees two different values for a row breaks sort.
@@ -617,9 +690,18 @@ func (l *listModel) rowCells(r *row, cols columns, now time.Time, frame string, 
 	b.WriteString(fit(r.domain, cols.domain))
 	if cols.title > 0 {
 		b.WriteByte(' ')
-		if r.title != "" {
+		switch {
+		case l.hosts[r.domain] > 1:
+			// The host repeats: its path is what tells the rows apart, and
+			// a path's end more than its start (/articles/s41586-0…).
+			p := fitTail(r.path, cols.title)
+			if r.title != "" && lipgloss.Width(r.path)+3 < cols.title {
+				p = fit(r.path+" · "+r.title, cols.title)
+			}
+			b.WriteString(p)
+		case r.title != "":
 			b.WriteString(fit(r.title, cols.title))
-		} else {
+		default:
 			u := fit(r.url, cols.title)
 			if styled {
 				u = l.c.st.dim.Render(u)

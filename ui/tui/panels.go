@@ -32,6 +32,9 @@ func (m Model) topLines() []string {
 		counts = m.claims.countsLine()
 	}
 	lines = append(lines, m.headerLine(), counts, m.gateLine())
+	if m.pane == paneURLs && m.summary != nil && (m.completed || m.rerunning) {
+		lines = append(lines, m.reviewLine())
+	}
 	for i, w := range m.warnings {
 		if i == maxWarningLines && len(m.warnings) > maxWarningLines+1 {
 			more := fmt.Sprintf("⚠ … and %d more warnings (all of them are printed on exit, and in --log-file)", len(m.warnings)-i)
@@ -48,6 +51,8 @@ func (m Model) headerLine() string {
 	st := m.c.st
 	stage := m.stage
 	switch {
+	case m.completed && m.runErr != nil:
+		stage = st.fail.Render("failed")
 	case m.completed:
 		stage = "done"
 	case m.streamDone:
@@ -122,6 +127,9 @@ func (m Model) gateLine() string {
 	st := m.c.st
 	var vr, ir, ur float64
 	var verdict string
+	if m.completed && m.runErr != nil && m.summary == nil {
+		return st.bold.Render("Gate C") + "  " + st.fail.Render("not computed") + " (the run failed; see below)"
+	}
 	if m.completed && m.summary != nil {
 		g := m.summary.GateC
 		vr, ir, ur = g.Metrics.ValidatedURLRate, g.Metrics.InvalidURLRate, g.Metrics.UncategorizedURLRate
@@ -161,7 +169,13 @@ func (m Model) gateLine() string {
 	if lipgloss.Width(full) <= m.c.width {
 		return full
 	}
-	return fmt.Sprintf("%s  %.3f/%.3f/%.3f", head, vr, ir, ur)
+	// Narrower: the thresholds go, the labels stay (bare numbers such as
+	// 0.903/0.097/0.000 said nothing), then the labels shorten.
+	mid := fmt.Sprintf("%s  validated %.3f  invalid %.3f  uncategorized %.3f", head, vr, ir, ur)
+	if lipgloss.Width(mid) <= m.c.width {
+		return mid
+	}
+	return fmt.Sprintf("%s  valid %.3f · invalid %.3f · uncat %.3f", head, vr, ir, ur)
 }
 
 // statusLine is the search box while typing, else the filter, sort, search
@@ -174,6 +188,9 @@ func (m Model) statusLine() string {
 			s = st.note.Render(m.note) + "  " + s
 		}
 		return s
+	}
+	if m.prompt.stage != promptNone {
+		return m.promptLine()
 	}
 	if m.list.searching {
 		return m.list.search.View()
@@ -212,6 +229,8 @@ func (m Model) completionLines() []string {
 	w := m.c.width
 	var lines []string
 	switch {
+	case m.runErr != nil && len(m.list.rows) == 0:
+		// The list area shows the error and its fix (failurePanel).
 	case m.runErr != nil:
 		lines = append(lines, st.fail.Render("✗ Run failed: ")+st.errText.Render(clean(m.runErr.Error())))
 	case m.summary == nil:
@@ -225,8 +244,15 @@ func (m Model) completionLines() []string {
 		lines = append(lines, wrapClauses(verdict+" ·", strings.SplitAfter(clean(g.Line), "; "), max(10, w-2))...)
 		dir, names := artifactList(m.summary.Artifacts)
 		if len(names) > 0 {
-			for _, ln := range packLine("Artifacts in "+dir+":", names, max(10, w-2), maxArtifactLines) {
-				lines = append(lines, "  "+ln)
+			if m.c.height < 30 {
+				// A small terminal keeps its rows for the list: the
+				// directory, and how many files (the run's summary lists
+				// them).
+				lines = append(lines, "  "+truncate(fmt.Sprintf("Artifacts in %s (%d files)", dir, len(names)), max(10, w-2)))
+			} else {
+				for _, ln := range packLine("Artifacts in "+dir+":", names, max(10, w-2), maxArtifactLines) {
+					lines = append(lines, "  "+ln)
+				}
 			}
 		}
 		if v := m.summary.Verify; v != nil {
@@ -365,4 +391,57 @@ func VerifyLine(v *verify.Result) string {
 	}
 	return fmt.Sprintf("Verify (--verify): %s, %d/%d resolved source(s) support their claims%s · citations/verify.json",
 		verdict, v.TotalSupported, v.TotalResolved, uncertain)
+}
+
+// failurePanel takes the list's place when the run failed before it listed
+// a URL: the error, and the fix the engine suggests, where the eye goes —
+// not only on stderr after the UI has closed.
+func (m Model) failurePanel(height int) string {
+	st := m.c.st
+	w := max(10, m.c.width-2)
+	e := engine.AsError(m.runErr)
+	lines := []string{st.fail.Render("✗ Run failed") + st.dim.Render(" · nothing was written; the previous artifacts are untouched")}
+	add := func(label, text string) {
+		for i, ln := range strings.Split(ansi.Wordwrap(clean(text), w-len(label), " "), "\n") {
+			if i == 0 {
+				lines = append(lines, "  "+st.label.Render(label)+ln)
+			} else {
+				lines = append(lines, "  "+strings.Repeat(" ", len(label))+ln)
+			}
+		}
+	}
+	add("", e.Code+": "+e.Message)
+	for _, k := range []string{"hint", "fix"} {
+		if v, ok := e.Details[k].(string); ok && v != "" {
+			add("Fix: ", v)
+		}
+	}
+	if v, ok := e.Details["path"].(string); ok && v != "" {
+		add("File: ", v)
+	}
+	lines = append(lines, "", st.dim.Render("  q quits; the error envelope is printed on stdout"))
+	for len(lines) < height {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines[:min(len(lines), max(height, 1))], "\n")
+}
+
+// legendLines explain the status symbols, the filter keys, the sorts and
+// how to decide, below the full help (?). Items are never split across
+// lines, so a symbol stays beside its word.
+func (m Model) legendLines() []string {
+	w := max(10, m.c.width)
+	var out []string
+	for _, para := range []struct {
+		head  string
+		items []string
+	}{
+		{"Symbols:", []string{"✓ valid", "$ paywalled (cite with caution)", "⊘ blocked", "≠ mismatch", "✗ invalid", "(⊘ ≠ ✗ must not be cited)", "↻ checking", "· queued", "? unknown status"}},
+		{"Filters:", []string{"0 all", "1 valid", "2 paywalled", "3 blocked", "4 mismatch", "5 invalid", "6 pending", "7 needs a decision", "8 decided"}},
+		{"Sort (s):", []string{"order (citations.jsonl's)", "status", "host and path", "time", "title", "wave file", "numbers sort by value: 2 before 10"}},
+		{"Decide (d):", []string{"v valid", "p paywalled", "i invalid", "x exclude", "then a note and enter", "u undoes", "o opens in the browser", "y copies the URL"}},
+	} {
+		out = append(out, packLine(m.c.st.bold.Render(para.head), para.items, w, 8)...)
+	}
+	return out
 }

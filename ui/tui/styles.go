@@ -207,6 +207,21 @@ func fit(s string, w int) string {
 	return s
 }
 
+// fitTail is fit keeping the end of s: a cut shows as a leading "…".
+func fitTail(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if lipgloss.Width(s) <= w {
+		return fit(s, w)
+	}
+	rs := []rune(s)
+	for len(rs) > 0 && lipgloss.Width(string(rs))+1 > w {
+		rs = rs[1:]
+	}
+	return fit("…"+string(rs), w)
+}
+
 // fitRight is fit with the text flush right (numbers and durations).
 func fitRight(s string, w int) string {
 	if w <= 0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aymanbagabas/go-osc52/v2"
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
@@ -35,6 +36,20 @@ type Options struct {
 	// Now is the clock behind elapsed times; nil means time.Now. Tests fix
 	// it so screens are reproducible.
 	Now func() time.Time
+	// Decide records an operator decision on the run (engine.Decide with
+	// the run directory and the operator filled in); nil disables d and u.
+	// It is called off the UI loop.
+	Decide func(engine.DecideArgs) (*engine.DecideResult, error)
+	// Recompute re-runs the given normalized URLs at once, keeping every
+	// other record, so a decision shows in the list and Gate C; it starts
+	// the work and returns, like Rerun. Nil leaves decisions to the next run.
+	Recompute func(urls []string) (<-chan engine.Event, <-chan Outcome)
+	// OpenURL opens an http(s) URL in the browser (o); nil disables it.
+	// Tests inject it: no test launches a browser.
+	OpenURL func(string) error
+	// Copy puts text on the clipboard (y); Run defaults it to OSC 52 on
+	// the terminal.
+	Copy func(string) error
 	// Verify says the run verifies a synthesis (run --verify): the claims
 	// list (v) is then available from the start. It also becomes available
 	// when the first claim arrives.
@@ -74,6 +89,9 @@ func Run(ctx context.Context, events <-chan engine.Event, in io.Reader, out io.W
 	defer cancel()
 	// A renderer on out decides the colour profile from that terminal and
 	// the environment, so NO_COLOR turns every style into plain text.
+	if opts.Copy == nil {
+		opts.Copy = func(s string) error { _, err := osc52.New(s).WriteTo(out); return err }
+	}
 	m := newModel(events, opts, newStyles(lipgloss.NewRenderer(out)))
 	m.stop = inner.Done()
 	popts := []tea.ProgramOption{
@@ -228,6 +246,8 @@ type Model struct {
 	summary    *engine.RunSummary
 	runErr     error
 	note       string
+	// prompt is the decision prompt (review.go), open while deciding.
+	prompt decisionPrompt
 	// warnings are the engine's EventWarning details, shown above the
 	// table for the whole run; warned is their set.
 	warnings []string
@@ -258,6 +278,7 @@ func newModel(events <-chan engine.Event, opts Options, st *styles) Model {
 	m.detail = newDetailModel(c)
 	m.claims = newClaimListModel(c)
 	m.claimDetail = newClaimDetailModel(c)
+	m.prompt = newDecisionPrompt(c)
 	m.relayout()
 	return m
 }
@@ -321,6 +342,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.handleKey(msg)
 		cmds = append(cmds, cmd)
 
+	case decidedMsg:
+		var cmd tea.Cmd
+		m, cmd = m.onDecided(msg)
+		cmds = append(cmds, cmd)
+
+	case actionMsg:
+		m.note = msg.note
+
 	case tea.MouseMsg:
 		var cmd tea.Cmd
 		switch {
@@ -347,6 +376,10 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	now := m.c.now()
+	if m.prompt.stage != promptNone {
+		// The decision prompt owns the keyboard until enter or esc.
+		return m.updatePrompt(msg)
+	}
 	if m.state == viewList && m.pane == paneURLs && m.list.searching {
 		// The search box owns the keyboard: q and ? are letters here.
 		var cmd tea.Cmd
@@ -363,6 +396,11 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case m.help.ShowAll && key.Matches(msg, k.Back):
 		m.help.ShowAll = false // esc closes the help first
 		return m, nil
+	}
+	if (m.state == viewDetail || m.state == viewList && m.pane == paneURLs) && !m.help.ShowAll {
+		if mm, cmd, ok := m.handleReviewKey(msg); ok {
+			return mm, cmd
+		}
 	}
 	switch m.state {
 	case viewDetail, viewClaimDetail:
@@ -432,12 +470,18 @@ func (m Model) rerun() (Model, tea.Cmd) {
 	}
 	events, outcome := m.opts.Rerun()
 	n := m.list.resetBlocked()
+	m.note = fmt.Sprintf("rerunning %d blocked URL(s)", n)
+	return m, m.follow(events, outcome)
+}
+
+// follow switches to a new run's stream (a rerun or a recompute) whose
+// rows are marked recheck.
+func (m *Model) follow(events <-chan engine.Event, outcome <-chan Outcome) tea.Cmd {
 	m.events, m.outcome = events, outcome
 	m.streamDone, m.completed, m.rerunning = false, false, true
-	m.note = fmt.Sprintf("rerunning %d blocked URL(s)", n)
 	m.recount()
 	m.list.rebuild(m.c.now())
-	return m, tea.Batch(waitForEvents(m.events, m.stop), m.ensureTicking())
+	return tea.Batch(waitForEvents(m.events, m.stop), m.ensureTicking())
 }
 
 // applyEvents folds a batch in, then recounts and rebuilds once.
@@ -503,7 +547,11 @@ func (m *Model) complete(o Outcome, ok bool) {
 	if m.rerunning {
 		// The rerun is over: its label goes, and the rows it did not
 		// recheck may take a later rerun's events again.
-		m.note = ""
+		// A recompute's note keeps what was decided.
+		m.note = strings.TrimSuffix(m.note, recomputing)
+		if strings.HasPrefix(m.note, "rerunning") || o.Err != nil {
+			m.note = ""
+		}
 		m.list.rechecking = false
 		for _, r := range m.list.rows {
 			r.recheck = false
@@ -548,7 +596,11 @@ func (m *Model) relayout() {
 	w := m.c.width
 	m.help.Width = w
 	foot := lipgloss.Height(m.helpView())
-	m.detail.setSize(m.c.height - len(m.bannerLines()) - foot)
+	extra := 0
+	if m.detailStatus() != "" {
+		extra = 1
+	}
+	m.detail.setSize(m.c.height - len(m.bannerLines()) - foot - extra)
 	m.claimDetail.setSize(m.c.height - len(m.bannerLines()) - foot)
 	// -1 for the table's column header.
 	body := m.c.height - len(m.topLines()) - foot - 1
@@ -564,15 +616,27 @@ func (m Model) View() string {
 	}
 	var parts []string
 	switch {
+	case m.help.ShowAll && (m.state == viewDetail || m.pane == paneURLs):
+		// The keys and the legend take the whole screen, so they fit at
+		// 80×24; ? or esc gives the screen back.
+		parts = append(parts, m.bannerLines()...)
+		parts = append(parts, m.headerLine(), m.c.st.section.Render("Keys and symbols")+m.c.st.dim.Render(" · ? or esc closes"), "")
+		return clipLines(strings.Join(append(parts, m.helpView()), "\n")+strings.Repeat("\n", max(0, m.c.height-len(parts)-lipgloss.Height(m.helpView()))), m.c.width, m.c.height)
 	case m.state == viewDetail:
 		parts = append(parts, m.bannerLines()...)
 		parts = append(parts, m.detail.view())
+		if s := m.detailStatus(); s != "" {
+			parts = append(parts, s)
+		}
 	case m.state == viewClaimDetail:
 		parts = append(parts, m.bannerLines()...)
 		parts = append(parts, m.claimDetail.view())
 	case m.pane == paneClaims:
 		parts = append(parts, m.topLines()...)
 		parts = append(parts, m.claims.viewBody())
+	case m.completed && m.runErr != nil && len(m.list.rows) == 0:
+		parts = append(parts, m.topLines()...)
+		parts = append(parts, m.failurePanel(m.list.height+1))
 	default:
 		parts = append(parts, m.topLines()...)
 		parts = append(parts, m.list.viewBody(m.c.now(), m.spin.View()))
@@ -592,7 +656,11 @@ func (m Model) helpView() string {
 		km = searchKeys{}
 	}
 	if m.help.ShowAll {
-		return m.help.View(km)
+		full := m.help.View(km)
+		if _, ok := km.(listKeys); ok || m.state == viewDetail {
+			full += "\n" + strings.Join(m.legendLines(), "\n")
+		}
+		return full
 	}
 	return m.shortHelp(km.ShortHelp())
 }

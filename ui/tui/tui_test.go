@@ -468,7 +468,7 @@ func TestFilterSearchSort(t *testing.T) {
 	}
 	h.key("esc")
 
-	// Sort cycles order → status → host → time.
+	// Sort cycles order → status → host → time → title → wave file.
 	h.key("s")
 	if got := shown(); got[0] != "gone.example.net" || got[len(got)-1] != "slow.example.io" && got[len(got)-1] != "example.org" {
 		t.Errorf("sort status: %v", got)
@@ -485,8 +485,16 @@ func TestFilterSearchSort(t *testing.T) {
 	if !strings.Contains(h.view(), "sort time") {
 		t.Errorf("status line lacks the sort mode")
 	}
+	h.key("s") // title, naturally; a row without a title sorts by its URL
+	if got := shown(); got[0] != "news.bbc.co.uk" || got[len(got)-1] != "mismatch.test" {
+		t.Errorf("sort title: %v", got)
+	}
+	h.key("s") // wave file: the valid row's wave-1/p-econ.md sorts before every other row's wave-1/p1.md
+	if got := shown(); got[0] != "example.org" || got[1] != "news.bbc.co.uk" || !strings.Contains(h.view(), "sort wave file") {
+		t.Errorf("sort wave file: %v", got)
+	}
 	h.key("s")
-	if got := shown(); got[0] != "example.org" || got[1] != "news.bbc.co.uk" {
+	if got := shown(); got[0] != "example.org" || got[1] != "news.bbc.co.uk" || !strings.Contains(h.view(), "sort order") {
 		t.Errorf("sort back to order: %v", got)
 	}
 }
