@@ -61,6 +61,8 @@ type Getter func(ctx context.Context, url, accept string) (*Response, error)
 // Work is what a registry says of an identifier.
 type Work struct {
 	Title, Publisher string
+	// Venue is the journal, proceedings or book the work appeared in.
+	Venue string
 	// Registry names who answered: "doi.org", "Crossref", "DataCite",
 	// "arXiv", "PubMed", "PMC", "OpenAlex".
 	Registry string

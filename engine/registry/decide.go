@@ -44,6 +44,9 @@ func Decide(id ID, a Answer, linkText, line string) Verdict {
 		v.Outcome, v.Notes = Valid, fmt.Sprintf("registry: %s registered at %s; no title to compare", id, w.Registry)
 		return v.withRetraction(w)
 	}
+	if NamesVenue(linkText, w.Venue, w.Publisher) {
+		linkText = ""
+	}
 	cmp := Compare(w.Title, linkText, line)
 	v.Score = cmp.Score
 	switch {

@@ -75,6 +75,7 @@ type crossrefWork struct {
 		Title     []string       `json:"title"`
 		Subtitle  []string       `json:"subtitle"`
 		Publisher string         `json:"publisher"`
+		Container []string       `json:"container-title"`
 		Abstract  string         `json:"abstract"`
 		UpdateTo  []crossrefUpd  `json:"update-to"`
 		UpdatedBy []crossrefUpd  `json:"updated-by"`
@@ -107,6 +108,9 @@ func (c *Client) crossref(ctx context.Context, doi string) (Work, bool, error) {
 	w := Work{Registry: "Crossref", Publisher: strings.TrimSpace(m.Publisher), Abstract: plainText(m.Abstract)}
 	if len(m.Title) > 0 {
 		w.Title = plainText(m.Title[0])
+	}
+	if len(m.Container) > 0 {
+		w.Venue = plainText(m.Container[0])
 	}
 	w.Retracted = crossrefRetraction(w.Title, m.UpdateTo, m.UpdatedBy)
 	return w, true, nil

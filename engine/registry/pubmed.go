@@ -78,7 +78,8 @@ func (c *Client) esummary(ctx context.Context, kind Kind, ids []string) map[stri
 		if !ok || json.Unmarshal(raw, &it) != nil || it.Error != "" || it.Title == "" {
 			continue
 		}
-		w := Work{Registry: who, Title: plainText(it.Title), Publisher: firstNonEmpty(it.FullJournalName, it.Source)}
+		w := Work{Registry: who, Title: plainText(it.Title), Publisher: firstNonEmpty(it.FullJournalName, it.Source),
+			Venue: it.Source}
 		for _, t := range it.PubType {
 			if strings.EqualFold(t, "Retracted Publication") {
 				w.Retracted = "retracted: " + who + " lists it as a Retracted Publication"

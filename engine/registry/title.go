@@ -24,8 +24,8 @@ import (
 // Thresholds measured on the development set (engine/internal/regeval,
 // SOURCE note there): see the README's classification section.
 const (
-	MismatchBelow = 0.5
-	MinTitleWords = 3
+	MismatchBelow = 0.6
+	MinTitleWords = 2
 )
 
 // Comparison is the outcome of comparing a registry title with a citation.
@@ -49,6 +49,9 @@ var stopwords = map[string]bool{
 	"into": true, "or": true, "be": true, "we": true, "do": true, "et": true, "al": true, "pdf": true, "doi": true,
 	"arxiv": true, "pubmed": true, "preprint": true, "abs": true, "journal": true, "proceeding": true, "vol": true,
 	"pp": true, "no": true, "retracted": true, "article": true, "paper": true,
+	// Words of link texts that name no work ("full text", "read more").
+	"full": true, "text": true, "link": true, "here": true, "source": true, "read": true, "more": true, "online": true,
+	"available": true, "view": true, "download": true, "website": true, "page": true, "abstract": true, "html": true,
 }
 
 // greek names Greek letters so "α-synuclein" and "alpha-synuclein" agree.
@@ -110,6 +113,18 @@ func stem(w string) string {
 		return w[:len(w)-1]
 	}
 	return w
+}
+
+// NamesVenue reports whether text only names the venue (a link text
+// "PLOS ONE" or "Nature Communications"): every content word of it is in
+// the registry's journal or publisher name. Such text is no title.
+func NamesVenue(text string, venues ...string) bool {
+	t := fold(text)
+	if len(t) == 0 {
+		return false
+	}
+	v := fold(strings.Join(venues, " "))
+	return overlap(t, v) == len(t)
 }
 
 // Compare scores the registry title against the citation's title (link
