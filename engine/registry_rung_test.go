@@ -3,10 +3,20 @@ package engine
 import (
 	"context"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/citegate/citegate/engine/simweb"
+	"github.com/citegate/citegate/netguard"
 )
 
 // registryRun builds an online run citing every simulated registry
@@ -91,5 +101,98 @@ func TestRegistryRungAgainstSimulatedRegistries(t *testing.T) {
 	}
 	if n := w.Requests(simweb.PubMedHost); n != 1 {
 		t.Errorf("esummary got %d requests, want 1", n)
+	}
+}
+
+// TestRegistryDownNeverInvalid: a DOI whose registries all fail leaves the
+// citation to the ordinary ladder (the page itself is fine: valid), with
+// a note saying the registry was unavailable.
+func TestRegistryDownNeverInvalid(t *testing.T) {
+	w, err := simweb.Start(simweb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.AddHost("papers.example.sim", 1)
+	scs := []simweb.RegistryScenario{{Name: "down", URL: w.URL("papers.example.sim", "/a/0"),
+		LinkText: simweb.SyntheticTitle("papers.example.sim", 0) + ", doi:10.59999/sim.down.1", Want: "valid"}}
+	r := registryRun(t, scs, simweb.TierStandard)
+	e := simEngine(w)
+	e.GuardOptions = w.GuardOptions()
+	e.Net.Registries = w.RegistryBases()
+	if _, err := e.Run(context.Background(), RunArgs{ManifestPath: r.Manifest}, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := readCitationLines(t, r.cit("citations.jsonl"))[0]
+	if c.Status != StatusValid || !strings.Contains(c.Notes, "online ladder: direct_fetch") ||
+		!strings.Contains(c.Notes, "registry unavailable: doi.org: HTTP 503") && !strings.Contains(c.Notes, "registry unavailable") {
+		t.Errorf("status %s notes %q: want valid from the direct fetch with a registry-unavailable note", c.Status, c.Notes)
+	}
+	if w.Requests(simweb.CrossrefHost) == 0 {
+		t.Error("Crossref was not asked")
+	}
+}
+
+// TestRegistryPoliteness: registry requests carry the operator's contact
+// in the User-Agent and Crossref's mailto, a 429 pauses the host and is
+// tried again (Retry-After honoured), and the answer then decides.
+func TestRegistryPoliteness(t *testing.T) {
+	var mu sync.Mutex
+	var uas, queries []string
+	crossref := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		uas, queries = append(uas, r.UserAgent()), append(queries, r.URL.RawQuery)
+		mu.Unlock()
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/api/handles/"):
+			_, _ = io.WriteString(rw, `{"responseCode":1,"handle":"10.5555/p"}`)
+		case strings.HasPrefix(r.URL.Path, "/works/"):
+			mu.Lock()
+			crossref++
+			first := crossref == 1
+			mu.Unlock()
+			rw.Header().Set("X-Rate-Limit-Limit", "50")
+			rw.Header().Set("X-Rate-Limit-Interval", "1s")
+			if first {
+				rw.Header().Set("Retry-After", "1")
+				rw.WriteHeader(http.StatusTooManyRequests)
+				return
+			}
+			_, _ = io.WriteString(rw, `{"status":"ok","message":{"title":["Polite pools and patient clients"],"publisher":"Example"}}`)
+		default:
+			http.NotFound(rw, r)
+		}
+	}))
+	defer srv.Close()
+	port := srv.Listener.Addr().(*net.TCPAddr).Port
+	lo := netip.MustParseAddr("127.0.0.1")
+	r := registryRun(t, []simweb.RegistryScenario{{URL: "https://doi.org/10.5555/p", LinkText: "Polite pools and patient clients"}}, simweb.TierStandard)
+	e := newEngine()
+	e.GuardOptions = []netguard.Option{netguard.AllowCIDR(netip.PrefixFrom(lo, 32)), netguard.AllowPorts(port),
+		netguard.Pin("doi.registry.test", port, lo), netguard.Pin("api.crossref.test", port, lo)}
+	base := func(h string) string { return "http://" + h + ":" + strconv.Itoa(port) }
+	e.Net = Network{Getenv: func(k string) string {
+		return map[string]string{"CITEGATE_CONTACT_EMAIL": "ops@example.org", "CITEGATE_DOI_BASE": base("doi.registry.test"),
+			"CITEGATE_CROSSREF_BASE": base("api.crossref.test")}[k]
+	}, HostInterval: 0}
+	start := time.Now()
+	if _, err := e.Run(context.Background(), RunArgs{ManifestPath: r.Manifest}, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := readCitationLines(t, r.cit("citations.jsonl"))[0]
+	if c.Status != StatusValid || c.Title != "Polite pools and patient clients" || !strings.Contains(c.Notes, "found in Crossref") {
+		t.Errorf("status %s title %q notes %q", c.Status, c.Title, c.Notes)
+	}
+	if crossref != 2 || time.Since(start) < time.Second {
+		t.Errorf("Crossref asked %d times in %s: want the 429 honoured (Retry-After 1 s) and asked again", crossref, time.Since(start))
+	}
+	for i, ua := range uas {
+		if !strings.Contains(ua, "mailto:ops@example.org") {
+			t.Errorf("request %d User-Agent %q lacks the contact", i, ua)
+		}
+	}
+	if !slices.Contains(queries, "mailto=ops@example.org") {
+		t.Errorf("no Crossref request carried mailto: %q", queries)
 	}
 }

@@ -3,6 +3,8 @@ package registry
 import (
 	"context"
 	"encoding/xml"
+	"maps"
+	"net/http"
 	"net/url"
 	"strings"
 )
@@ -48,7 +50,20 @@ func (c *Client) arxivBatch(ctx context.Context, ids []string) map[string]Answer
 		}
 	}
 	q := url.Values{"id_list": {strings.Join(ids, ",")}, "max_results": {itoa(len(ids))}}
-	r, ok, err := c.get(ctx, "arXiv", c.Bases.ArXiv+"/api/query?"+q.Encode(), "application/atom+xml")
+	r, err := c.Get(ctx, c.Bases.ArXiv+"/api/query?"+q.Encode(), "application/atom+xml")
+	if err == nil && r.Status == http.StatusBadRequest && len(ids) > 1 {
+		// One id the API calls malformed fails the whole query: ask for
+		// each alone, so only that one goes without an answer.
+		for _, id := range ids {
+			maps.Copy(out, c.arxivBatch(ctx, []string{id}))
+		}
+		return out
+	}
+	if err == nil && r.Status == http.StatusBadRequest && strings.Contains(string(r.Body), "incorrect_id_format") {
+		share(Answer{NotFoundBy: "arXiv"})
+		return out
+	}
+	r, ok, err := c.sort("arXiv", r, err)
 	if err == nil && !ok {
 		err = unavailable("arXiv", "HTTP %d", r.Status)
 	}

@@ -105,6 +105,11 @@ type Client struct {
 // an answer, 404 (and 410) not found, anything else unavailable.
 func (c *Client) get(ctx context.Context, who, u, accept string) (*Response, bool, error) {
 	r, err := c.Get(ctx, u, accept)
+	return c.sort(who, r, err)
+}
+
+// sort is get's reading of an answer.
+func (c *Client) sort(who string, r *Response, err error) (*Response, bool, error) {
 	if err != nil {
 		return nil, false, unavailable(who, "%v", err)
 	}

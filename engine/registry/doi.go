@@ -12,7 +12,9 @@ import (
 // LookupDOI settles a DOI: registration at doi.org (the handle API), then
 // metadata from Crossref, or DataCite for a DOI Crossref does not hold.
 // A DOI the handle API does not know is not registered. A DOI registered
-// with another agency (mEDRA, JaLC, …) is found without a title.
+// with another agency (mEDRA, JaLC, …) is found without a title. When a
+// metadata API fails, the answer is unavailable even for a registered
+// DOI: the title cannot be compared, so the ordinary ladder decides.
 func (c *Client) LookupDOI(ctx context.Context, doi string) Answer {
 	var a Answer
 	registered, herr := c.handle(ctx, doi)
@@ -30,9 +32,9 @@ func (c *Client) LookupDOI(ctx context.Context, doi string) Answer {
 	switch {
 	case derr == nil && found:
 		return Answer{Found: true, Work: w, Requests: a.Requests}
-	case herr == nil:
-		// Registered, but neither Crossref nor DataCite describes it
-		// (another agency, or their APIs are down): exists, no title.
+	case herr == nil && cerr == nil && derr == nil:
+		// Registered, and neither Crossref nor DataCite holds it: another
+		// agency's DOI (mEDRA, JaLC, …). It exists; there is no title.
 		return Answer{Found: true, Work: Work{Registry: "doi.org"}, Requests: a.Requests}
 	}
 	return Answer{Err: errors.Join(herr, cerr, derr), Requests: a.Requests}
