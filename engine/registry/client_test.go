@@ -83,9 +83,9 @@ func TestLookupDOI(t *testing.T) {
 // and a 5xx from it is not "not registered".
 func TestLookupDOIHandleDown(t *testing.T) {
 	f := &fakeRegistries{answers: map[string]*Response{
-		"https://doi.org/api/handles/10.1000/a": {Status: 503},
+		"https://doi.org/api/handles/10.1000/a":    {Status: 503},
 		"https://api.crossref.org/works/10.1000/a": ok(`{"status":"ok","message":{"title":["A title here"]}}`),
-		"https://doi.org/api/handles/10.1000/z": {Status: 503},
+		"https://doi.org/api/handles/10.1000/z":    {Status: 503},
 	}}
 	c := testClient(f)
 	c.Contact = ""
