@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/citegate/citegate/engine/registry"
@@ -35,13 +36,15 @@ type simWork struct {
 	agency    string // "crossref" or "datacite" for DOIs
 	retracted string // Crossref updated-by type, or arXiv withdrawal comment
 	pubtypes  []string
+	abstract  string
 }
 
 // simWorks are the registered works. 10.59999/… DOIs are registered but
 // every metadata API fails for them (a registry that is down).
 var simWorks = []simWork{
 	{id: registry.ID{Kind: registry.DOI, Value: "10.5555/sim.2024.0101"}, title: "Grid-Scale Storage Costs: A Ten-Year Review of Lithium-Ion Deployments",
-		publisher: "Simulated Energy Press", agency: "crossref"},
+		publisher: "Simulated Energy Press", agency: "crossref",
+		abstract: "Installed costs of grid-scale lithium-ion storage fell by 70 percent between 2014 and 2024 across the deployments reviewed."},
 	{id: registry.ID{Kind: registry.DOI, Value: "10.5555/sim.2023.0042"}, title: "Urban Heat Islands and Tree Canopy Cover in Mid-Sized Cities",
 		publisher: "Simulated Urban Studies Society", agency: "crossref"},
 	{id: registry.ID{Kind: registry.DOI, Value: "10.5555/sim.2022.0777"}, title: "Sodium-Ion Cathodes With Layered Oxide Structures",
@@ -101,7 +104,13 @@ func (w *Web) serveRegistry(rw http.ResponseWriter, r *http.Request, host string
 	case DOIHost:
 		serveHandle(rw, r)
 	case CrossrefHost:
+		if r.URL.Path == "/works" {
+			serveCrossrefSearch(rw, r)
+			return
+		}
 		serveCrossref(rw, r)
+	case OpenAlexHost:
+		serveOpenAlexSearch(rw, r)
 	case DataCiteHost:
 		serveDataCite(rw, r)
 	case ArXivHost:
@@ -119,11 +128,21 @@ func writeJSON(rw http.ResponseWriter, status int, ctype string, v any) {
 	_ = json.NewEncoder(rw).Encode(v)
 }
 
-// serveHandle is the doi.org handle API: /api/handles/{doi}.
+// serveHandle is the doi.org handle API: /api/handles/{doi}; any other
+// path /{doi} is the DOI's landing page (a resolver that ends at the
+// publisher's article).
 func serveHandle(rw http.ResponseWriter, r *http.Request) {
 	doi, ok := strings.CutPrefix(r.URL.Path, "/api/handles/")
 	if !ok {
-		plain(rw, http.StatusNotFound, "not found")
+		wk := findWork(registry.DOI, strings.TrimPrefix(r.URL.Path, "/"))
+		if wk == nil || wk.title == "" {
+			writeHTML(rw, http.StatusNotFound, notFoundPage("Simulated resolver").html(""))
+			return
+		}
+		a := &article{SiteName: wk.publisher, Headline: wk.title, Description: "Abstract of " + wk.title + ".", Author: "A. Author",
+			Published: "2024-01-01", Type: "ScholarlyArticle", Paragraphs: []string{"Abstract. " + wk.abstract,
+				"This simulated article reports its findings in full for the demonstration of registry checks and claim verification."}}
+		writeHTML(rw, http.StatusOK, a.html(""))
 		return
 	}
 	if findWork(registry.DOI, doi) == nil {
@@ -232,4 +251,58 @@ func serveESummary(rw http.ResponseWriter, r *http.Request) {
 	result["uids"] = uids
 	writeJSON(rw, http.StatusOK, "application/json; charset=UTF-8", map[string]any{
 		"header": map[string]any{"type": "esummary", "version": "0.3"}, "result": result})
+}
+
+// searchHits are the simulated works whose titles share a word with q,
+// most shared words first (a stand-in for a search engine's ranking).
+func searchHits(q string) []*simWork {
+	words := map[string]bool{}
+	for _, w := range strings.Fields(strings.ToLower(q)) {
+		words[strings.Trim(w, ".,:;()\"'")] = true
+	}
+	type hit struct {
+		w *simWork
+		n int
+	}
+	var hits []hit
+	for i := range simWorks {
+		wk := &simWorks[i]
+		if wk.id.Kind != registry.DOI || wk.title == "" {
+			continue
+		}
+		n := 0
+		for _, w := range strings.Fields(strings.ToLower(wk.title)) {
+			if len(w) > 3 && words[strings.Trim(w, ".,:;()")] {
+				n++
+			}
+		}
+		if n > 0 {
+			hits = append(hits, hit{wk, n})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return b.n - a.n })
+	out := make([]*simWork, len(hits))
+	for i, h := range hits {
+		out[i] = h.w
+	}
+	return out
+}
+
+// serveCrossrefSearch is Crossref's /works?query.bibliographic=….
+func serveCrossrefSearch(rw http.ResponseWriter, r *http.Request) {
+	var items []any
+	for _, wk := range searchHits(r.URL.Query().Get("query.bibliographic")) {
+		items = append(items, map[string]any{"DOI": wk.id.Value, "title": []string{wk.title}, "score": 20.5})
+	}
+	writeJSON(rw, http.StatusOK, "application/json", map[string]any{"status": "ok", "message-type": "work-list",
+		"message-version": "1.0.0", "message": map[string]any{"total-results": len(items), "items": items, "items-per-page": 5}})
+}
+
+// serveOpenAlexSearch is OpenAlex's /works?search=….
+func serveOpenAlexSearch(rw http.ResponseWriter, r *http.Request) {
+	results := []any{}
+	for _, wk := range searchHits(r.URL.Query().Get("search")) {
+		results = append(results, map[string]any{"id": "https://openalex.org/W1", "doi": "https://doi.org/" + wk.id.Value, "display_name": wk.title})
+	}
+	writeJSON(rw, http.StatusOK, "application/json", map[string]any{"meta": map[string]any{"count": len(results)}, "results": results})
 }
