@@ -96,7 +96,7 @@ type ref struct {
 	// that entry gives no URL or DOI (a title-only reference).
 	reference string
 	ay        *ayRef // author–year only
-	num        int    // numbered only
+	num       int    // numbered only
 }
 
 // cand is one citation marker: its Raw span, the works it cites, and how it
