@@ -118,11 +118,11 @@ func (e *Engine) newLadder(run *Run, cfg *citationConfig, guard *netguard.Guard,
 		Report: func(pr ladder.Progress) error { return emit(progressEvent(pr)) },
 		Now:    e.Now,
 	}
-	if !n.NoRegistry {
-		lc.Registry = e.registryConfig(cfg.policy, n)
-	}
 	if strings.TrimSpace(run.Manifest.Query.Sensitivity) == "restricted" {
 		lc.NoThirdParty = "restricted sensitivity: direct fetch only"
+	} else if !n.NoRegistry {
+		// A registry is a third party too: a restricted run asks none.
+		lc.Registry = e.registryConfig(cfg.policy, n)
 	}
 	return ladder.New(lc)
 }

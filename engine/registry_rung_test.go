@@ -23,12 +23,18 @@ import (
 // scenario at tier.
 func registryRun(t *testing.T, scs []simweb.RegistryScenario, tier string) testRun {
 	t.Helper()
+	return registryRunAs(t, scs, tier, "normal")
+}
+
+// registryRunAs is registryRun with the manifest's sensitivity.
+func registryRunAs(t *testing.T, scs []simweb.RegistryScenario, tier, sensitivity string) testRun {
+	t.Helper()
 	var src strings.Builder
 	src.WriteString("# Perspective scholarly\n\n## Sources\n\n")
 	for _, sc := range scs {
 		fmt.Fprintf(&src, "- [%s](%s)\n", sc.LinkText, sc.URL)
 	}
-	return newRun(t, runSpec{RunID: "RUN", Sensitivity: "normal", Files: map[string]string{
+	return newRun(t, runSpec{RunID: "RUN", Sensitivity: sensitivity, Files: map[string]string{
 		"wave-1/scholarly.md": src.String(),
 		"run-config.json": `{"schema_version":"run_config.v1","run_id":"RUN","effective":{"citations":` +
 			`{"mode":"online","validation_tier":"` + tier + `","endpoints":{"brightdata":null,"apify":null}}}}`,
@@ -194,5 +200,27 @@ func TestRegistryPoliteness(t *testing.T) {
 	}
 	if !slices.Contains(queries, "mailto=ops@example.org") {
 		t.Errorf("no Crossref request carried mailto: %q", queries)
+	}
+}
+
+// TestRegistryNotAskedInRestrictedRuns: a registry is a third party, so a
+// restricted run never sends it an identifier.
+func TestRegistryNotAskedInRestrictedRuns(t *testing.T) {
+	w, err := simweb.Start(simweb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	scs := simweb.RegistryScenarios()[:2]
+	r := registryRunAs(t, scs, simweb.TierStandard, "restricted")
+	e := simEngine(w)
+	e.Net.Registries = w.RegistryBases()
+	if _, err := e.Run(context.Background(), RunArgs{ManifestPath: r.Manifest}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{simweb.DOIHost, simweb.CrossrefHost} {
+		if n := w.Requests(h); n != 0 {
+			t.Errorf("%s got %d requests from a restricted run", h, n)
+		}
 	}
 }

@@ -99,7 +99,7 @@ func (l *Ladder) prefetch(ctx context.Context, items []Item) {
 	seen := map[registry.ID]bool{}
 	for _, it := range items {
 		id := it.Scholar
-		if id.Kind == "" || id.Kind == registry.DOI || seen[id] {
+		if it.Credentialed || id.Kind == "" || id.Kind == registry.DOI || seen[id] {
 			continue
 		}
 		seen[id] = true
@@ -137,7 +137,7 @@ func (l *Ladder) lookup(ctx context.Context, id registry.ID) registry.Answer {
 // registryRung checks an item's identifier. decided is the rung's
 // verdict when the registry answered; note says why it did not.
 func (l *Ladder) registryRung(ctx context.Context, it *Item) (decided *Decision, note string, requests int) {
-	if l.reg == nil || it.Scholar.Kind == "" {
+	if l.reg == nil || it.Scholar.Kind == "" || it.Credentialed {
 		return nil, "", 0
 	}
 	if err := l.report(Progress{Kind: Attempt, Item: it, Rung: RungRegistry, Attempt: 1}); err != nil {
