@@ -30,6 +30,8 @@ type ID struct {
 // String is the identifier as a reader writes it ("DOI 10.1/x", "arXiv:2101.00001").
 func (id ID) String() string {
 	switch id.Kind {
+	case DOI:
+		return "DOI " + id.Value
 	case ArXiv:
 		return "arXiv:" + id.Value
 	case PubMed:
@@ -37,7 +39,7 @@ func (id ID) String() string {
 	case PMC:
 		return "PMC" + id.Value
 	}
-	return "DOI " + id.Value
+	return string(id.Kind) + ":" + id.Value
 }
 
 var (

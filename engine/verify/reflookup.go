@@ -10,6 +10,7 @@ import (
 
 	"github.com/citegate/citegate/engine/registry"
 	"github.com/citegate/citegate/netguard"
+	"github.com/citegate/citegate/parse"
 )
 
 // KindUnresolved is the resolve error of a citation whose reference gives
@@ -49,4 +50,35 @@ func (l *refLookup) find(ctx context.Context, ref string) registry.Found {
 	f := l.client.FindReference(ctx, ref)
 	l.found[ref] = f
 	return f
+}
+
+// resolve gives a citation of a title-only reference the DOI of the work
+// a registry found for it, or the unresolved error when the registries
+// answered and none knows it; otherwise c is returned as it is.
+func (l *refLookup) resolve(ctx context.Context, c parse.Citation) (parse.Citation, *ResolveError) {
+	if c.Target != "" || c.Reference == "" {
+		return c, nil
+	}
+	f := l.find(ctx, c.Reference)
+	switch {
+	case f.Work != nil:
+		c.Target, c.TargetKind = f.Work.DOI, parse.CiteDOI
+	case f.Err == nil:
+		return c, &ResolveError{KindUnresolved, netguard.RedactText(f.Unresolved())}
+	}
+	return c, nil
+}
+
+// preflight is verify's preflight after a title-only reference was looked
+// up (with fetching allowed): c, with the found work's DOI as its target,
+// and its status and error ("" and nil for one verify fetches).
+func (l *refLookup) preflight(ctx context.Context, a Args, c parse.Citation, raw string) (parse.Citation, string, *ResolveError) {
+	if a.AllowFetch {
+		var re *ResolveError
+		if c, re = l.resolve(ctx, c); re != nil {
+			return c, "error", re
+		}
+	}
+	st, re := preflight(a, c, raw)
+	return c, st, re
 }

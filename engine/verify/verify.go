@@ -275,20 +275,7 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 		}
 		vc := Citation{Citation: CitationRef{Raw: netguard.RedactText(c.Raw), Kind: string(c.Kind),
 			Identifier: netguard.RedactText(c.Identifier), OffsetStart: c.OffsetStart, OffsetEnd: c.OffsetEnd}}
-		if c.Target == "" && c.Reference != "" && a.AllowFetch {
-			f := refs.find(ctx, c.Reference)
-			switch {
-			case f.Work != nil:
-				c.Target, c.TargetKind = f.Work.DOI, parse.CiteDOI
-			case f.Err == nil:
-				vc.ResolveStatus, vc.ResolveError = "error", &ResolveError{KindUnresolved, netguard.RedactText(f.Unresolved())}
-				if err := q.done(c, vc, ""); err != nil {
-					return nil, err
-				}
-				continue
-			}
-		}
-		vc.ResolveStatus, vc.ResolveError = preflight(a, c, vc.Citation.Raw)
+		c, vc.ResolveStatus, vc.ResolveError = refs.preflight(ctx, a, c, vc.Citation.Raw)
 		if vc.ResolveStatus != "" {
 			if err := q.done(c, vc, ""); err != nil {
 				return nil, err

@@ -47,7 +47,12 @@ func startRecorded(dir string) (*recorded, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &recorded{dir: dir, port: ln.Addr().(*net.TCPAddr).Port}
+	addr, ok := ln.Addr().(*net.TCPAddr)
+	if !ok {
+		_ = ln.Close()
+		return nil, fmt.Errorf("listener on %s is not TCP", ln.Addr())
+	}
+	r := &recorded{dir: dir, port: addr.Port}
 	r.srv = &http.Server{Handler: r, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = r.srv.Serve(ln) }()
 	return r, nil
