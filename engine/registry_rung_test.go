@@ -224,3 +224,61 @@ func TestRegistryNotAskedInRestrictedRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestRegistryAtThoroughTier: at the thorough tier a registered work's
+// page is fetched too: a readable page decides (with the registry's note),
+// a walled one leaves the registry's valid; a fabricated DOI is settled by
+// the registry without fetching the page.
+func TestRegistryAtThoroughTier(t *testing.T) {
+	w, err := simweb.Start(simweb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.AddHost("papers.example.sim", 1)
+	var walled simweb.Scenario
+	for _, sc := range w.Catalogue() {
+		if sc.Name == "anubis-401" {
+			walled = sc
+		}
+	}
+	const title = "Grid-scale storage costs: a ten-year review of lithium-ion deployments"
+	scs := []simweb.RegistryScenario{
+		{Name: "readable", URL: w.URL("papers.example.sim", "/a/0"), LinkText: title + ", doi:10.5555/sim.2024.0101"},
+		{Name: "walled", URL: walled.URL, LinkText: title + " doi:10.5555/sim.2024.0101"},
+		{Name: "fabricated", URL: w.URL("papers.example.sim", "/a/9"), LinkText: "Battery recycling yields, doi:10.5555/sim.2025.9999"},
+	}
+	r := registryRun(t, scs, simweb.TierThorough)
+	e := simEngine(w)
+	e.Net.Registries = w.RegistryBases()
+	e.Net.Getenv = func(string) string { return "" } // no provider: a wall stays blocked
+	if _, err := e.Run(context.Background(), RunArgs{ManifestPath: r.Manifest}, nil); err != nil {
+		t.Fatal(err)
+	}
+	byURL := map[string]Citation{}
+	for _, c := range readCitationLines(t, r.cit("citations.jsonl")) {
+		byURL[c.URLOriginal] = c
+	}
+	for _, want := range []struct {
+		url    string
+		status Status
+		notes  []string
+	}{
+		{scs[0].URL, StatusValid, []string{"online ladder: direct_fetch", "found in Crossref; title agrees"}},
+		{scs[1].URL, StatusValid, []string{"online ladder: registry", "publisher page blocked"}},
+		{scs[2].URL, StatusInvalid, []string{"not registered at doi.org"}},
+	} {
+		c := byURL[want.url]
+		if c.Status != want.status {
+			t.Errorf("%s: %s, want %s (notes %q)", want.url, c.Status, want.status, c.Notes)
+		}
+		for _, n := range want.notes {
+			if !strings.Contains(c.Notes, n) {
+				t.Errorf("%s: notes %q lack %q", want.url, c.Notes, n)
+			}
+		}
+	}
+	if n := w.Requests("papers.example.sim"); n != 1 {
+		t.Errorf("the article host got %d requests, want 1 (the fabricated DOI's page is not fetched)", n)
+	}
+}
