@@ -75,3 +75,19 @@ func TestDecide(t *testing.T) {
 		t.Errorf("arXiv not found: %q", v.Notes)
 	}
 }
+
+// FuzzCompare: the comparison never panics, its score is a share, a title
+// compared with itself agrees, and agreeing needs a comparison.
+func FuzzCompare(f *testing.F) {
+	f.Add("Single-Molecule FRET Studies on α-Synuclein", "single molecule fret studies", "- Smith (2020). Title. doi:10.1/x")
+	f.Add("<i>E. coli</i> growth", "E coli growth rates", "")
+	f.Fuzz(func(t *testing.T, reg, cited, line string) {
+		c := Compare(reg, cited, line)
+		if c.Score < 0 || c.Score > 1 || (c.Agree && !c.Compared) {
+			t.Fatalf("Compare(%q, %q, %q) = %+v", reg, cited, line, c)
+		}
+		if s := Compare(reg, reg, ""); s.Compared && !s.Agree {
+			t.Fatalf("%q does not agree with itself: %+v", reg, s)
+		}
+	})
+}
