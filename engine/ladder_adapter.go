@@ -1,11 +1,14 @@
 package engine
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/citegate/citegate/engine/classify"
 	"github.com/citegate/citegate/engine/ladder"
+	"github.com/citegate/citegate/engine/registry"
 	"github.com/citegate/citegate/netguard"
 )
 
@@ -36,6 +39,14 @@ type Network struct {
 	CacheTTL time.Duration
 	// DOIResolver is where verify resolves DOIs; default https://doi.org.
 	DOIResolver string
+	// Registries are the registry API base URLs; empty ones come from
+	// CITEGATE_*_BASE (through Getenv), then the public registries.
+	// Contact is the operator's e-mail for Crossref's polite pool
+	// (default CITEGATE_CONTACT_EMAIL). NoRegistry turns the registry
+	// rung off.
+	Registries registry.Bases
+	Contact    string
+	NoRegistry bool
 }
 
 // Defaults chosen by measurement (issue 13, BenchmarkOnlineDefaults and
@@ -109,6 +120,9 @@ func (e *Engine) newLadder(run *RunDir, cfg *citationConfig, guard *netguard.Gua
 	}
 	if strings.TrimSpace(run.Manifest.Query.Sensitivity) == "restricted" {
 		lc.NoThirdParty = "restricted sensitivity: direct fetch only"
+	} else if !n.NoRegistry {
+		// A registry is a third party too: a restricted run asks none.
+		lc.Registry = e.registryConfig(cfg.policy, n)
 	}
 	return ladder.New(lc)
 }
@@ -119,4 +133,23 @@ func progressEvent(p ladder.Progress) Event {
 		ladder.RetryWait: EventRetryWait}[p.Kind]
 	return Event{Kind: kind, Index: p.Item.Index, URL: p.Item.URL, CID: p.Item.CID, Rung: p.Rung, Attempt: p.Attempt,
 		Wait: p.Wait, Detail: p.Detail, Elapsed: p.Elapsed, HTTPStatus: p.HTTPStatus, Proto: p.Proto}
+}
+
+// registryConfig is the registry rung's configuration: base URLs and
+// contact from the Network or the environment, and a guard of its own
+// whose User-Agent carries the contact (Crossref's polite pool asks for a
+// mailto there).
+func (e *Engine) registryConfig(p LadderPolicy, n Network) *ladder.RegistryConfig {
+	getenv := n.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	contact := cmp.Or(strings.TrimSpace(n.Contact), strings.TrimSpace(getenv(registry.EnvContact)))
+	ua := netguard.DefaultUserAgent
+	if contact != "" && !strings.ContainsAny(contact, "\r\n()") {
+		ua = strings.TrimSuffix(ua, ")") + "; mailto:" + contact + ")"
+	}
+	opts := append(slices.Clone(e.GuardOptions), netguard.WithLimits(p.fetchLimits()), netguard.ShareLookups(0),
+		netguard.WithUserAgent(ua))
+	return &ladder.RegistryConfig{Guard: netguard.New(opts...), Bases: registry.BasesFromEnv(n.Registries, getenv), Contact: contact}
 }

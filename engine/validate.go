@@ -10,6 +10,7 @@ import (
 
 	"github.com/citegate/citegate/engine/jsonx"
 	"github.com/citegate/citegate/engine/ladder"
+	"github.com/citegate/citegate/engine/registry"
 	"github.com/citegate/citegate/netguard"
 	"github.com/citegate/citegate/parse"
 	"github.com/citegate/citegate/parse/icu"
@@ -288,6 +289,8 @@ func newLiveItem(i int, w workItem, lc liveContext, foundBy []FoundByEntry, firs
 		it.Citation.SourceLine = foundBy[0].SourceLine
 		it.Citation.LinkText = lc.texts.lookup(foundBy[0], first)
 	}
+	// The identifier rides alongside: the URL and cid stay as they are.
+	it.Scholar, _ = registry.Recognize(w.rep.NormalizedURL, it.Citation.LinkText)
 	return it
 }
 

@@ -37,7 +37,8 @@ func (e *Engine) Verify(ctx context.Context, output []byte, a verify.Args) (*ver
 }
 
 func (e *Engine) verify(ctx context.Context, output []byte, a verify.Args, settled verify.Settled) (*verify.Result, error) {
-	env := verify.Env{GuardOptions: e.GuardOptions, Getenv: e.Net.Getenv, DOIResolver: e.Net.DOIResolver}
+	env := verify.Env{GuardOptions: e.GuardOptions, Getenv: e.Net.Getenv, DOIResolver: e.Net.DOIResolver,
+		Registries: e.Net.Registries, Contact: e.Net.Contact}
 	res, err := verify.Run(ctx, env, output, a, settled)
 	var ae *verify.ArgError
 	switch {

@@ -62,7 +62,16 @@ type Citation struct {
 	Target string `json:"target"`
 	// TargetKind is CiteURL or CiteDOI when Target is set, else "".
 	TargetKind CiteKind `json:"target_kind"`
+	// Reference is the text of the reference-list entry or footnote a
+	// numbered, author–year or footnote citation resolved to, when that
+	// entry gives no URL or DOI (a title-only reference a registry search
+	// can still find): markdown removed, whitespace collapsed, at most
+	// MaxReference bytes. "" otherwise.
+	Reference string `json:"reference,omitempty"`
 }
+
+// MaxReference is the longest Citation.Reference, in bytes.
+const MaxReference = 500
 
 // citeMarkdown is the parser Cite uses. It differs from markdown (see
 // sources.go) in having no linkify: bare URLs and DOIs are found by Cite's

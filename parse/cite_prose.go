@@ -92,8 +92,11 @@ type ref struct {
 	ident      string
 	target     string
 	targetKind CiteKind
-	ay         *ayRef // author–year only
-	num        int    // numbered only
+	// reference is the text of the entry the marker resolved to when
+	// that entry gives no URL or DOI (a title-only reference).
+	reference string
+	ay        *ayRef // author–year only
+	num       int    // numbered only
 }
 
 // cand is one citation marker: its Raw span, the works it cites, and how it
@@ -189,6 +192,7 @@ func (c *citer) block(n ast.Node) string {
 				Claim:       claim,
 				Target:      r.target,
 				TargetKind:  r.targetKind,
+				Reference:   r.reference,
 			}
 			if cit.Target == "" {
 				cit.TargetKind = ""
@@ -253,6 +257,9 @@ func (b *blockScan) settle() {
 				}
 				if e != nil {
 					r.target, r.targetKind = e.target, e.targetKind
+					if e.target == "" {
+						r.reference = entryText(c.src, e)
+					}
 				}
 				refs = append(refs, r)
 			}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 const maxRefNumber = 999
@@ -197,4 +198,25 @@ func firstAuthorPos(tokens, author []string) int {
 		}
 	}
 	return pos
+}
+
+// entryText is a reference entry's text for a registry search: the list
+// marker and markdown emphasis removed, whitespace collapsed, cut at
+// MaxReference bytes on a rune boundary.
+func entryText(src []byte, e *refEntry) string {
+	t := strings.Join(strings.Fields(string(src[e.start:e.end])), " ")
+	t = strings.TrimLeft(t, "-*+ ")
+	if i := strings.IndexAny(t, ".)]"); i > 0 && i <= 4 && strings.Trim(t[:i], "[0123456789^") == "" {
+		t = strings.TrimSpace(t[i+1:])
+	}
+	t = strings.TrimLeft(t, ": ")
+	t = strings.NewReplacer("**", "", "__", "", "*", "", "_", " ", "`", "").Replace(t)
+	t = strings.Join(strings.Fields(t), " ")
+	if len(t) > MaxReference {
+		t = t[:MaxReference]
+		for len(t) > 0 && !utf8.ValidString(t) {
+			t = t[:len(t)-1]
+		}
+	}
+	return t
 }

@@ -73,7 +73,7 @@ func startSimDemo(demo fs.FS, dir string) (*simDemo, error) {
 	}))
 	creds := map[string]string{"BRIGHTDATA_API_KEY": simBrightDataKey, "BRIGHTDATA_UNLOCKER_ZONE": simBrightDataZone, "APIFY_TOKEN": simApifyToken}
 	sd.net = engine.Network{Getenv: func(k string) string { return creds[k] }, BrightDataURL: web.LoopbackBaseURL(),
-		ApifyURL: web.LoopbackBaseURL(), PerHost: 2, HostInterval: 20 * time.Millisecond}
+		ApifyURL: web.LoopbackBaseURL(), PerHost: 2, HostInterval: 20 * time.Millisecond, Registries: web.RegistryBases()}
 	return sd, nil
 }
 
@@ -88,6 +88,15 @@ func (sd *simDemo) writeRun() error {
 	for _, sc := range w.Catalogue() {
 		cites = append(cites, cite{sc.LinkText, strings.Replace(sc.URL, port, "", 1)})
 		if s := sc.Want[simweb.TierThorough]; s != "valid" && s != "paywalled" {
+			bad++
+		}
+	}
+	// Two scholarly citations the registry rung settles against the
+	// simulated registries: a DOI that was never registered (invalid) and
+	// a real DOI cited for another paper's title (mismatch).
+	for _, sc := range simweb.RegistryScenarios() {
+		if sc.Name == "doi-fabricated" || sc.Name == "doi-swapped" {
+			cites = append(cites, cite{sc.LinkText, sc.URL})
 			bad++
 		}
 	}

@@ -32,6 +32,9 @@ type hostState struct {
 	// the host asked to slow down; calm counts ordinary answers since.
 	spacing time.Duration
 	calm    int
+	// floor is the least spacing the host asked for in its rate-limit
+	// headers (Crossref's X-Rate-Limit-*); recovery never goes below it.
+	floor time.Duration
 }
 
 // Adaptive spacing: a host that asked to slow down gets at least
@@ -127,15 +130,25 @@ func (g *hostGate) answered(host string) {
 	s := g.state(host)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if s.spacing <= g.interval {
+	base := max(g.interval, s.floor)
+	if s.spacing <= base {
 		return
 	}
 	if s.calm++; s.calm >= recoverAfter {
-		s.spacing, s.calm = max(g.interval, s.spacing/2), 0
+		s.spacing, s.calm = max(base, s.spacing/2), 0
 		if s.spacing < minSlowSpacing {
-			s.spacing = g.interval
+			s.spacing = base
 		}
 	}
+}
+
+// floor sets the least spacing host asked for in its rate-limit headers.
+func (g *hostGate) floor(host string, d time.Duration) {
+	s := g.state(host)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s.floor = min(d, maxSlowSpacing)
+	s.spacing = max(s.spacing, s.floor)
 }
 
 // spacingOf is host's current spacing (for tests and reports).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/citegate/citegate/engine/classify"
 	"github.com/citegate/citegate/engine/record"
+	"github.com/citegate/citegate/engine/registry"
 	"github.com/citegate/citegate/netguard"
 	"github.com/citegate/citegate/parse"
 )
@@ -29,6 +30,9 @@ type Item struct {
 	// Citation is how the wave cited the URL (the classifier's mismatch
 	// rule and soft-404 guard read it).
 	Citation classify.Citation
+	// Scholar is the DOI, arXiv, PubMed or PMC id the citation carries
+	// (registry.Recognize; zero when none): the registry rung checks it.
+	Scholar registry.ID
 	// reach is what the direct attempts came to on the network.
 	reach reach
 }
@@ -49,6 +53,9 @@ type Decision struct {
 	// before any request is neither. A run whose live items include
 	// unreached ones and no reached one had no network.
 	Reached, Unreached bool
+	// RegistryRequests counts the registry requests this item took (a
+	// batch request counts for the first item of its batch).
+	RegistryRequests int
 }
 
 // Config is everything the ladder needs from the engine.
@@ -74,6 +81,8 @@ type Config struct {
 	// restricted run).
 	NoThirdParty string
 	Providers    ProviderConfig
+	// Registry turns the registry rung on; nil leaves it off.
+	Registry *RegistryConfig
 	// Report receives the progress of every item; an error stops that item.
 	Report func(Progress) error
 	// Now stamps checked_at.
@@ -87,6 +96,10 @@ type Ladder struct {
 	addrs  *addrGate
 	rungs  []rungProvider
 	probes siteProbes
+	// reg is the registry rung's client (nil: off); batched holds the
+	// batch APIs' answers, written by prefetch before any worker starts.
+	reg     *registry.Client
+	batched map[registry.ID]registry.Answer
 	// warnings are provider configurations that can never work, found when
 	// the ladder is built.
 	warnings []string
@@ -99,6 +112,7 @@ func New(cfg Config) *Ladder {
 		l.addrs = newAddrGate(cfg.PerAddress, cfg.Guard.Address)
 	}
 	l.rungs, l.warnings = buildRungs(cfg.Providers, &http.Client{Transport: cfg.Guard.Transport()})
+	l.reg = l.newRegistry()
 	return l
 }
 
@@ -113,8 +127,20 @@ func (a *attemptLog) add(step, outcome, detail string) {
 	*a = append(*a, fmt.Sprintf("%s=%s(%s)", step, outcome, detail))
 }
 
-// check runs the ladder for one URL.
+// check runs the registry rung, then, at the thorough tier or when no
+// registry decided, the ladder for one URL.
 func (l *Ladder) check(ctx context.Context, it *Item) Decision {
+	reg, note, n := l.registryRung(ctx, it)
+	if reg != nil && (l.cfg.Tier != classify.Thorough || reg.Status != record.StatusValid) {
+		return *reg
+	}
+	d := withRegistry(reg, note, l.escalate(ctx, it))
+	d.RegistryRequests = n
+	return d
+}
+
+// escalate runs the direct → providers ladder for one URL.
+func (l *Ladder) escalate(ctx context.Context, it *Item) Decision {
 	var log attemptLog
 	d, ok, lastStatus := l.direct(ctx, it, &log)
 	if ok {
@@ -211,6 +237,7 @@ func (l *Ladder) Run(ctx context.Context, items []Item, done func(*Item, Decisio
 			ready = append(ready, q)
 		}
 	}
+	l.prefetch(ctx, items)
 	var mu sync.Mutex
 	cond := sync.NewCond(&mu)
 	left := len(items)

@@ -180,8 +180,8 @@ func (w *Web) base(host string) string {
 	return scheme + host + ":" + strconv.Itoa(w.port)
 }
 
-// Hosts lists every simulated host name, scripted, synthetic and the two
-// provider API hosts, sorted.
+// Hosts lists every simulated host name, scripted, synthetic, the two
+// provider API hosts and the registry hosts, sorted.
 func (w *Web) Hosts() []string {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
@@ -193,6 +193,7 @@ func (w *Web) Hosts() []string {
 		hosts = append(hosts, h)
 	}
 	hosts = append(hosts, BrightDataHost, ApifyHost)
+	hosts = append(hosts, registryHosts...)
 	slices.Sort(hosts)
 	return hosts
 }
@@ -337,6 +338,8 @@ func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		w.serveBrightData(rw, r)
 	case host == ApifyHost:
 		w.serveApify(rw, r)
+	case slices.Contains(registryHosts, host):
+		w.serveRegistry(rw, r, host)
 	case w.scripted[host] != nil:
 		w.scripted[host].serve(rw, r, n)
 	case synthetic:

@@ -95,7 +95,7 @@ func outcome(r *Result, fetchOff string) (*bool, string) {
 		return nil, "not checked: fetching is off — " + fetchOff
 	}
 	var parts []string
-	for _, k := range []string{Uncertain, "unresolvable_kind", "not_citable", KindCostCap} {
+	for _, k := range []string{Uncertain, "unresolvable_kind", KindUnresolved, "not_citable", KindCostCap} {
 		if kinds[k] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", kinds[k], k))
 			delete(kinds, k)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/citegate/citegate/engine/judge"
+	"github.com/citegate/citegate/engine/registry"
 	"github.com/citegate/citegate/netguard"
 	"github.com/citegate/citegate/parse"
 )
@@ -82,6 +83,12 @@ type Env struct {
 	GuardOptions []netguard.Option
 	Getenv       func(string) string
 	DOIResolver  string
+	// Registries are where a title-only reference is looked up (empty
+	// fields: CITEGATE_*_BASE through Getenv, then the public registries);
+	// Contact is the operator's e-mail for Crossref's and OpenAlex's
+	// polite pools (default CITEGATE_CONTACT_EMAIL).
+	Registries registry.Bases
+	Contact    string
 }
 
 // ArgError is a configuration problem (empty or unknown model, missing key):
@@ -213,6 +220,7 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 	cites := parse.Cite(output)
 	res := &Result{ID: newUUID(), TotalCitationsFound: len(cites), Citations: []Citation{}}
 	sources := map[string]*fetchedSource{}
+	refs := newRefLookup(env, guard)
 	todo := cites[:min(len(cites), maxCit)]
 	q := newJudgeQueue(ctx, j, min(orInt(a.JudgeConcurrency, DefaultJudgeConcurrency), HardMaxJudgeConcurrency))
 	defer q.stop()
@@ -268,7 +276,7 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 		}
 		vc := Citation{Citation: CitationRef{Raw: netguard.RedactText(c.Raw), Kind: string(c.Kind),
 			Identifier: netguard.RedactText(c.Identifier), OffsetStart: c.OffsetStart, OffsetEnd: c.OffsetEnd}}
-		vc.ResolveStatus, vc.ResolveError = preflight(a, c, vc.Citation.Raw)
+		c, vc.ResolveStatus, vc.ResolveError = refs.preflight(ctx, a, c, vc.Citation.Raw)
 		if vc.ResolveStatus != "" {
 			if err := q.done(c, vc, ""); err != nil {
 				return nil, err

@@ -1,0 +1,84 @@
+// Looking up title-only references in the registries.
+
+package verify
+
+import (
+	"cmp"
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/citegate/citegate/engine/registry"
+	"github.com/citegate/citegate/netguard"
+	"github.com/citegate/citegate/parse"
+)
+
+// KindUnresolved is the resolve error of a citation whose reference gives
+// no URL or DOI and that no registry knows: a phantom reference. It is
+// reported, and named in the result's reason, but does not fail the
+// document by itself: grey literature (internal reports, surveys) is in
+// no registry either.
+const KindUnresolved = "unresolved"
+
+// refLookup finds title-only references through the registries, each
+// reference once per Run.
+type refLookup struct {
+	client *registry.Client
+	found  map[string]registry.Found
+}
+
+func newRefLookup(env Env, guard *netguard.Guard) *refLookup {
+	getenv := env.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	get := func(ctx context.Context, url, accept string) (*registry.Response, error) {
+		r, err := guard.Fetch(ctx, netguard.Request{URL: url, Header: http.Header{"Accept": {accept}}})
+		if err != nil {
+			return nil, err
+		}
+		return &registry.Response{Status: r.StatusCode, Header: r.Header, Body: r.Body}, nil
+	}
+	return &refLookup{found: map[string]registry.Found{}, client: &registry.Client{Bases: registry.BasesFromEnv(env.Registries, getenv),
+		Contact: cmp.Or(strings.TrimSpace(env.Contact), strings.TrimSpace(getenv(registry.EnvContact))), Get: get}}
+}
+
+func (l *refLookup) find(ctx context.Context, ref string) registry.Found {
+	if f, ok := l.found[ref]; ok {
+		return f
+	}
+	f := l.client.FindReference(ctx, ref)
+	l.found[ref] = f
+	return f
+}
+
+// resolve gives a citation of a title-only reference the DOI of the work
+// a registry found for it, or the unresolved error when the registries
+// answered and none knows it; otherwise c is returned as it is.
+func (l *refLookup) resolve(ctx context.Context, c parse.Citation) (parse.Citation, *ResolveError) {
+	if c.Target != "" || c.Reference == "" {
+		return c, nil
+	}
+	f := l.find(ctx, c.Reference)
+	switch {
+	case f.Work != nil:
+		c.Target, c.TargetKind = f.Work.DOI, parse.CiteDOI
+	case f.Err == nil:
+		return c, &ResolveError{KindUnresolved, netguard.RedactText(f.Unresolved())}
+	}
+	return c, nil
+}
+
+// preflight is verify's preflight after a title-only reference was looked
+// up (with fetching allowed): c, with the found work's DOI as its target,
+// and its status and error ("" and nil for one verify fetches).
+func (l *refLookup) preflight(ctx context.Context, a Args, c parse.Citation, raw string) (parse.Citation, string, *ResolveError) {
+	if a.AllowFetch {
+		var re *ResolveError
+		if c, re = l.resolve(ctx, c); re != nil {
+			return c, "error", re
+		}
+	}
+	st, re := preflight(a, c, raw)
+	return c, st, re
+}
