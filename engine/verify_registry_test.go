@@ -50,3 +50,40 @@ func TestVerifyLooksUpTitleOnlyReferences(t *testing.T) {
 			w.Requests(simweb.CrossrefHost), w.Requests(simweb.OpenAlexHost))
 	}
 }
+
+// TestVerifyChecksCitedIdentifiers: a DOI cited inline or through a
+// reference entry is asked at its registry first; one no registry holds is
+// an unresolved (phantom) reference with the registry's words, a real one is
+// fetched and judged, and one whose registry is down is left to the fetch.
+func TestVerifyChecksCitedIdentifiers(t *testing.T) {
+	w, err := simweb.Start(simweb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	e := simEngine(w)
+	e.Net.Registries = w.RegistryBases()
+	e.Net.DOIResolver = w.RegistryBases().DOI
+	out := []byte("Grid-scale lithium-ion storage costs fell over ten years (https://doi.org/10.5555/sim.2024.0101). " +
+		"European gigafactories recycle most battery material [1]. " +
+		"Another claim rests on a registry that is down (https://doi.org/10.59999/sim.down.1).\n\n## References\n\n" +
+		"1. Doe, J. (2025). Battery recycling yields in European gigafactories. https://doi.org/10.5555/sim.2025.9999\n")
+	res, err := e.Verify(context.Background(), out, verify.Args{Model: "lexical", AllowFetch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Citations) != 3 {
+		t.Fatalf("%d citations, want 3", len(res.Citations))
+	}
+	real, fabricated, down := res.Citations[0], res.Citations[1], res.Citations[2]
+	if real.ResolveError != nil || real.Judge == nil {
+		t.Errorf("registered DOI: error %+v judge %+v; want fetched and judged", real.ResolveError, real.Judge)
+	}
+	want := "unresolved: DOI 10.5555/sim.2025.9999 not registered at doi.org"
+	if fabricated.ResolveError == nil || fabricated.ResolveError.Kind != verify.KindUnresolved || fabricated.ResolveError.Message != want {
+		t.Errorf("fabricated DOI in the reference list: %+v; want %s %q", fabricated.ResolveError, verify.KindUnresolved, want)
+	}
+	if down.ResolveError != nil && down.ResolveError.Kind == verify.KindUnresolved {
+		t.Errorf("a DOI whose registry is down was called unresolved: %+v", down.ResolveError)
+	}
+}

@@ -25,6 +25,8 @@ const KindUnresolved = "unresolved"
 type refLookup struct {
 	client *registry.Client
 	found  map[string]registry.Found
+	// ids caches registry answers per identifier, each asked once per Run.
+	ids map[registry.ID]registry.Answer
 }
 
 func newRefLookup(env Env, guard *netguard.Guard) *refLookup {
@@ -39,7 +41,7 @@ func newRefLookup(env Env, guard *netguard.Guard) *refLookup {
 		}
 		return &registry.Response{Status: r.StatusCode, Header: r.Header, Body: r.Body}, nil
 	}
-	return &refLookup{found: map[string]registry.Found{}, client: &registry.Client{Bases: registry.BasesFromEnv(env.Registries, getenv),
+	return &refLookup{found: map[string]registry.Found{}, ids: map[registry.ID]registry.Answer{}, client: &registry.Client{Bases: registry.BasesFromEnv(env.Registries, getenv),
 		Contact: cmp.Or(strings.TrimSpace(env.Contact), strings.TrimSpace(getenv(registry.EnvContact))), Get: get}}
 }
 
@@ -80,5 +82,50 @@ func (l *refLookup) preflight(ctx context.Context, a Args, c parse.Citation, raw
 		}
 	}
 	st, re := preflight(a, c, raw)
+	if st == "" && a.AllowFetch && c.Reference == "" {
+		if re := l.registered(ctx, c); re != nil {
+			return c, "error", re
+		}
+	}
 	return c, st, re
+}
+
+// registered asks the identifier's registry about a cited DOI, arXiv or
+// PubMed/PMC id (as written, or the target of a reference entry) and
+// returns the unresolved error when the registry answered that no such
+// work exists: a phantom reference, named as such rather than as the
+// resolver's 404. A registry that could not answer, or an id it knows,
+// leaves the citation to the ordinary fetch. A work found by a title
+// search (c.Reference set) is not asked again.
+func (l *refLookup) registered(ctx context.Context, c parse.Citation) *ResolveError {
+	target := c.Target
+	if c.TargetKind == parse.CiteDOI {
+		target = "https://doi.org/" + c.Target
+	}
+	id, ok := registry.Recognize(target, "")
+	if !ok {
+		return nil
+	}
+	a, ok := l.ids[id]
+	if !ok {
+		a = l.lookup(ctx, id)
+		l.ids[id] = a
+	}
+	if a.Err != nil || a.Found {
+		return nil
+	}
+	v := registry.Decide(id, a, "", "")
+	return &ResolveError{KindUnresolved, netguard.RedactText("unresolved: " + strings.TrimPrefix(v.Notes, "registry: "))}
+}
+
+func (l *refLookup) lookup(ctx context.Context, id registry.ID) registry.Answer {
+	switch id.Kind {
+	case registry.DOI:
+		return l.client.LookupDOI(ctx, id.Value)
+	case registry.ArXiv:
+		return l.client.LookupArXiv(ctx, []string{id.Value})[id.Value]
+	case registry.PubMed, registry.PMC:
+		return l.client.LookupPubMed(ctx, id.Kind, []string{id.Value})[id.Value]
+	}
+	return registry.Answer{Err: registry.ErrUnavailable}
 }
