@@ -138,7 +138,9 @@ func progressEvent(p ladder.Progress) Event {
 // registryConfig is the registry rung's configuration: base URLs and
 // contact from the Network or the environment, and a guard of its own
 // whose User-Agent carries the contact (Crossref's polite pool asks for a
-// mailto there).
+// mailto there) and which trusts the operator's own bases (a mirror on
+// loopback or a private address, any port) — that guard fetches registry
+// URLs only, so no cited URL can reach them.
 func (e *Engine) registryConfig(p LadderPolicy, n Network) *ladder.RegistryConfig {
 	getenv := n.Getenv
 	if getenv == nil {
@@ -149,7 +151,8 @@ func (e *Engine) registryConfig(p LadderPolicy, n Network) *ladder.RegistryConfi
 	if contact != "" && !strings.ContainsAny(contact, "\r\n()") {
 		ua = strings.TrimSuffix(ua, ")") + "; mailto:" + contact + ")"
 	}
+	bases := registry.BasesFromEnv(n.Registries, getenv)
 	opts := append(slices.Clone(e.GuardOptions), netguard.WithLimits(p.fetchLimits()), netguard.ShareLookups(0),
-		netguard.WithUserAgent(ua))
-	return &ladder.RegistryConfig{Guard: netguard.New(opts...), Bases: registry.BasesFromEnv(n.Registries, getenv), Contact: contact}
+		netguard.WithUserAgent(ua), netguard.TrustEndpoints(bases.Operator()...))
+	return &ladder.RegistryConfig{Guard: netguard.New(opts...), Bases: bases, Contact: contact}
 }

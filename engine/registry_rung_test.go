@@ -282,3 +282,57 @@ func TestRegistryAtThoroughTier(t *testing.T) {
 		t.Errorf("the article host got %d requests, want 1 (the fabricated DOI's page is not fetched)", n)
 	}
 }
+
+// TestRegistryMirrorOnLoopback: the operator's registry bases (a mirror on
+// 127.0.0.1 or localhost, any port) are reached with no allow rule at all,
+// while a wave citing the mirror's own URL is still refused as a private
+// target (the reference's "private/local target blocked"): the trust lives in the registry's guard only.
+func TestRegistryMirrorOnLoopback(t *testing.T) {
+	var mu sync.Mutex
+	var paths []string
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths = append(paths, r.URL.Path)
+		mu.Unlock()
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/api/handles/"):
+			_, _ = io.WriteString(rw, `{"responseCode":1,"handle":"10.5555/m"}`)
+		case strings.HasPrefix(r.URL.Path, "/works/"):
+			_, _ = io.WriteString(rw, `{"status":"ok","message":{"title":["Mirrors near the operator"],"publisher":"Example"}}`)
+		default:
+			http.NotFound(rw, r)
+		}
+	}))
+	defer srv.Close()
+	port := strconv.Itoa(srv.Listener.Addr().(*net.TCPAddr).Port)
+	cited := "http://127.0.0.1:" + port + "/works/cited-directly"
+	r := registryRun(t, []simweb.RegistryScenario{
+		{URL: "https://doi.org/10.5555/m", LinkText: "Mirrors near the operator"},
+		{URL: cited, LinkText: "The mirror itself"},
+	}, simweb.TierStandard)
+	e := newEngine() // no allow rule: the default guard
+	e.Net = Network{Getenv: func(k string) string {
+		return map[string]string{"CITEGATE_DOI_BASE": "http://localhost:" + port,
+			"CITEGATE_CROSSREF_BASE": "http://127.0.0.1:" + port}[k]
+	}, HostInterval: 0}
+	if _, err := e.Run(context.Background(), RunArgs{ManifestPath: r.Manifest}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range readCitationLines(t, r.cit("citations.jsonl")) {
+		switch c.NormalizedURL {
+		case "https://doi.org/10.5555/m":
+			if c.Status != StatusValid || !strings.Contains(c.Notes, "found in Crossref") {
+				t.Errorf("DOI through the loopback mirror: status %s notes %q", c.Status, c.Notes)
+			}
+		default:
+			if !strings.Contains(c.Notes, "private/local target blocked") {
+				t.Errorf("the mirror cited by a wave: status %s notes %q, want the private-target refusal", c.Status, c.Notes)
+			}
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if slices.Contains(paths, "/works/cited-directly") {
+		t.Errorf("a cited URL reached the operator's mirror: %q", paths)
+	}
+}

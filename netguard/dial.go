@@ -107,6 +107,9 @@ func (g *Guard) DialContext(ctx context.Context, network, addr string) (net.Conn
 	if err != nil || !validPort(portText) {
 		return nil, fmt.Errorf("netguard: dial %q: want host:port: %w", clip(addr), ErrMalformed)
 	}
+	if g.trusted("", host, portText) {
+		return g.dialTrusted(ctx, network, host, portText)
+	}
 	if err := g.checkPort(portText); err != nil {
 		return nil, err
 	}

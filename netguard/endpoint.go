@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 )
@@ -20,17 +19,9 @@ import (
 // Guard itself, and so every fetch of a cited URL, still refuses that
 // host and port. Pins (Pin) still apply to the endpoint's name.
 func (g *Guard) EndpointTransport(base string) (http.RoundTripper, error) {
-	u, err := url.Parse(strings.TrimSpace(base))
-	if err != nil || u.Hostname() == "" {
-		return nil, fmt.Errorf("netguard: endpoint %q: not a URL with a host: %w", clip(base), ErrMalformed)
-	}
-	scheme := strings.ToLower(u.Scheme)
-	if scheme != "http" && scheme != "https" {
-		return nil, fmt.Errorf("netguard: endpoint %q: %w", clip(base), ErrScheme)
-	}
-	e := endpoint{scheme: scheme, host: pinHost(u.Hostname()), port: u.Port()}
-	if e.port == "" {
-		e.port = map[string]string{"http": "80", "https": "443"}[scheme]
+	e, err := parseEndpoint(base)
+	if err != nil {
+		return nil, err
 	}
 	trusted := g.newTransport(true)
 	trusted.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {

@@ -35,6 +35,8 @@ type Guard struct {
 	dial      dialFunc
 	limits    Limits
 	userAgent string
+	// endpoints are the operator's API endpoints (TrustEndpoints).
+	endpoints []endpoint
 
 	// rootCAs replaces the system roots (WithRootCAs); nil means
 	// the system pool. Tests set it to trust httptest certificates, which

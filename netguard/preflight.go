@@ -124,12 +124,17 @@ func (g *Guard) Preflight(raw string) (Target, error) {
 	}
 
 	var t Target
-	if bracketed {
+	trusted := g.trusted(scheme, host, effectivePort(scheme, port))
+	switch {
+	case trusted:
+		t.Host = pinHost(host)
+		t.Addr, _ = netip.ParseAddr(t.Host)
+	case bracketed:
 		t.Addr, err = g.checkIPv6Literal(host)
 		if err == nil {
 			t.Host = t.Addr.String()
 		}
-	} else {
+	default:
 		t.Host, t.Addr, err = g.checkHostName(host)
 	}
 	if err != nil {
@@ -153,18 +158,25 @@ func (g *Guard) Preflight(raw string) (Target, error) {
 		// already encoded, is judged the same way.
 		return Target{}, fmt.Errorf("netguard: URL longer than %d bytes once encoded: %w", g.maxURLLength, ErrMalformed)
 	}
-	t.Port = port
-	switch {
-	case t.Port != "":
-	case scheme == "https":
-		t.Port = "443"
-	default:
-		t.Port = "80"
+	t.Port = effectivePort(scheme, port)
+	if trusted {
+		return t, nil
 	}
 	if err := g.checkPort(t.Port); err != nil {
 		return Target{}, err
 	}
 	return t, nil
+}
+
+// effectivePort is the explicit port, or the scheme's default.
+func effectivePort(scheme, port string) string {
+	switch {
+	case port != "":
+		return port
+	case scheme == "https":
+		return "443"
+	}
+	return "80"
 }
 
 // checkPort applies the port policy to a port already known to be 1-65535

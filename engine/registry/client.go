@@ -47,6 +47,21 @@ func BasesFromEnv(b Bases, getenv func(string) string) Bases {
 		PubMed: pick(b.PubMed, EnvPubMed, d.PubMed), OpenAlex: pick(b.OpenAlex, EnvOpenAlex, d.OpenAlex)}
 }
 
+// Operator lists the bases that are not the public registries': the
+// operator's mirrors and test servers, which a registry client's guard
+// trusts as endpoints (netguard.TrustEndpoints) and no other guard does.
+func (b Bases) Operator() []string {
+	d := DefaultBases
+	var out []string
+	for _, p := range [][2]string{{b.DOI, d.DOI}, {b.Crossref, d.Crossref}, {b.DataCite, d.DataCite},
+		{b.ArXiv, d.ArXiv}, {b.PubMed, d.PubMed}, {b.OpenAlex, d.OpenAlex}} {
+		if p[0] != "" && p[0] != p[1] {
+			out = append(out, p[0])
+		}
+	}
+	return out
+}
+
 // Response is what a Getter returns: the status, header and body.
 type Response struct {
 	Status int

@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/citegate/citegate/engine/registry"
@@ -29,11 +30,15 @@ type refLookup struct {
 	ids map[registry.ID]registry.Answer
 }
 
-func newRefLookup(env Env, guard *netguard.Guard) *refLookup {
+// newRefLookup's guard is the source guard's options plus the operator's
+// registry bases as trusted endpoints; it fetches registry URLs only.
+func newRefLookup(env Env, opts []netguard.Option) *refLookup {
 	getenv := env.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
+	bases := registry.BasesFromEnv(env.Registries, getenv)
+	guard := netguard.New(append(slices.Clone(opts), netguard.TrustEndpoints(bases.Operator()...))...)
 	get := func(ctx context.Context, url, accept string) (*registry.Response, error) {
 		r, err := guard.Fetch(ctx, netguard.Request{URL: url, Header: http.Header{"Accept": {accept}}})
 		if err != nil {
@@ -41,7 +46,7 @@ func newRefLookup(env Env, guard *netguard.Guard) *refLookup {
 		}
 		return &registry.Response{Status: r.StatusCode, Header: r.Header, Body: r.Body}, nil
 	}
-	return &refLookup{found: map[string]registry.Found{}, ids: map[registry.ID]registry.Answer{}, client: &registry.Client{Bases: registry.BasesFromEnv(env.Registries, getenv),
+	return &refLookup{found: map[string]registry.Found{}, ids: map[registry.ID]registry.Answer{}, client: &registry.Client{Bases: bases,
 		Contact: cmp.Or(strings.TrimSpace(env.Contact), strings.TrimSpace(getenv(registry.EnvContact))), Get: get}}
 }
 

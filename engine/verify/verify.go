@@ -203,8 +203,9 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 			opts = append(opts, netguard.DomainAllowlist(d))
 		}
 	}
-	guard := netguard.New(append(opts, netguard.WithLimits(netguard.Limits{HopTimeout: timeout,
-		MaxRedirects: maxRedirects, MaxBodyBytes: int64(orInt(a.PerSourceMaxBytes, DefaultPerSourceMaxBytes))}))...)
+	opts = append(opts, netguard.WithLimits(netguard.Limits{HopTimeout: timeout,
+		MaxRedirects: maxRedirects, MaxBodyBytes: int64(orInt(a.PerSourceMaxBytes, DefaultPerSourceMaxBytes))}))
+	guard := netguard.New(opts...)
 	judgeTimeout := time.Duration(orInt(a.JudgeTimeoutMS, DefaultJudgeTimeoutMS)) * time.Millisecond
 	base := judgeBase(a.Provider, a.BaseURL)
 	j, err := judge.New(judge.Config{Model: a.Model, Provider: a.Provider, BaseURL: base, Getenv: env.Getenv,
@@ -220,7 +221,7 @@ func Run(ctx context.Context, env Env, output []byte, a Args, settled Settled) (
 	cites := parse.Cite(output)
 	res := &Result{ID: newUUID(), TotalCitationsFound: len(cites), Citations: []Citation{}}
 	sources := map[string]*fetchedSource{}
-	refs := newRefLookup(env, guard)
+	refs := newRefLookup(env, opts)
 	todo := cites[:min(len(cites), maxCit)]
 	q := newJudgeQueue(ctx, j, min(orInt(a.JudgeConcurrency, DefaultJudgeConcurrency), HardMaxJudgeConcurrency))
 	defer q.stop()
