@@ -53,7 +53,7 @@ func TestTrustEndpointsReachesOnlyTheEndpoints(t *testing.T) {
 	if _, err := New().Fetch(ctx, Request{URL: mirror.URL + "/"}); !IsRefusal(err) {
 		t.Errorf("a Guard without TrustEndpoints fetched the endpoint: err %v", err)
 	}
-	if _, err := New(TrustEndpoints("http://user:pw@127.0.0.1:" + port)).Fetch(ctx, Request{URL: mirror.URL + "/"}); !IsRefusal(err) {
+	if _, err := New(TrustEndpoints("http://user:pw@127.0.0.1:"+port)).Fetch(ctx, Request{URL: mirror.URL + "/"}); !IsRefusal(err) {
 		t.Errorf("an endpoint with userinfo was trusted: err %v", err)
 	}
 }
