@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"unicode/utf8"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestSourcesColumns pins each link's line and URL column on a wave file of
