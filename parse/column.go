@@ -57,3 +57,14 @@ func urlOffset(src []byte, pos, lineEnd int, raw string) int {
 	}
 	return pos
 }
+
+// Locate returns the 1-based line and the column of byte offset off in src,
+// for a position known only by its offset (a claim marker in a verify
+// output). An offset past the end is the end; one inside a UTF-8 sequence
+// counts that character as begun.
+func Locate(src []byte, off int) (line int, col Column) {
+	off = min(max(off, 0), len(src))
+	start := lineBegin(src, off)
+	var c columns
+	return bytes.Count(src[:start], []byte{'\n'}) + 1, c.at(src, start, off)
+}

@@ -73,3 +73,24 @@ func TestColumnsManyOnOneLine(t *testing.T) {
 		}
 	}
 }
+
+func TestLocate(t *testing.T) {
+	src := []byte("a\r\nß [1] x\n\t😀[2]")
+	for _, tc := range []struct {
+		off  int
+		line int
+		col  Column
+	}{
+		{0, 1, Column{1, 1, 1}},
+		{3, 2, Column{1, 1, 1}},
+		{6, 2, Column{4, 3, 3}},  // "[1]" after "ß "
+		{17, 3, Column{6, 3, 4}}, // "[2]" after a tab and an emoji
+		{99, 3, Column{9, 6, 7}}, // past the end: the end
+		{-1, 1, Column{1, 1, 1}},
+	} {
+		line, col := Locate(src, tc.off)
+		if line != tc.line || col != tc.col {
+			t.Errorf("Locate(%d) = %d %+v, want %d %+v", tc.off, line, col, tc.line, tc.col)
+		}
+	}
+}
