@@ -181,7 +181,7 @@ func TestCIReportLocationsTricky(t *testing.T) {
 		t.Fatal(err)
 	}
 	type want struct {
-		line             int
+		line              int
 		bytes, chars, u16 int
 	}
 	wants := map[string]want{ // testdata/locations/README.md
