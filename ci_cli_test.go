@@ -15,8 +15,8 @@ import (
 
 var updateCI = flag.Bool("update", false, "rewrite testdata/ci/demo-online.* from the current output")
 
-// versionField is the SARIF driver's version, which varies by build.
-var versionField = regexp.MustCompile(`"version": "[^"]*",\n(\s*"informationUri")`)
+// buildField is the SARIF driver's version, which varies by build.
+var buildField = regexp.MustCompile(`"version": "[^"]*",\n(\s*"informationUri")`)
 
 // TestCIReportsOnlineDemo runs the default demo (online, simulated web) with
 // every CI report and holds each to its golden: SARIF (the build's version
@@ -45,7 +45,7 @@ func TestCIReportsOnlineDemo(t *testing.T) {
 	if !bytes.HasPrefix(summaryDoc, []byte("earlier step\n")) {
 		t.Errorf("the job summary replaced what earlier steps wrote")
 	}
-	sarifDoc := versionField.ReplaceAll(readOrFail(t, sarif), []byte(`"version": "BUILD",`+"\n$1"))
+	sarifDoc := buildField.ReplaceAll(readOrFail(t, sarif), []byte(`"version": "BUILD",`+"\n$1"))
 	var log map[string]any
 	if err := json.Unmarshal(sarifDoc, &log); err != nil {
 		t.Fatalf("SARIF is not JSON: %v", err)

@@ -398,3 +398,20 @@ func TestCIReportVerify(t *testing.T) {
 		t.Errorf("SARIF lacks the unsupported claim:\n%s", sarif)
 	}
 }
+
+// TestSARIFVersion: the driver's version starts with a number, as viewers
+// compare them: a leading v dropped, a build without a release number a
+// 0.0.0 pre-release.
+func TestSARIFVersion(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"v1.2.3", "1.2.3"}, {"0.9.0-rc1", "0.9.0-rc1"}, {"devel", "0.0.0-devel"}, {"abc1234-dirty", "0.0.0-abc1234-dirty"}, {"", "0.0.0-devel"},
+	} {
+		doc, err := (&CIReport{Name: "RUN"}).SARIF(tc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := checkSARIF(t, doc).Runs[0].Tool.Driver.Version; got != tc.want {
+			t.Errorf("SARIF(%q): version %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -128,7 +128,11 @@ func TestJUnitReport(t *testing.T) {
 		t.Errorf("failures = %s, want 2:\n%s", v, doc)
 	}
 	for _, want := range []string{`name="gate_c.status" value="fail"`, `classname="citegate.gate"`, `type="invalid"`,
-		"paywalled (cite with caution): https://b.example/pay"} {
+		"paywalled (cite with caution): https://b.example/pay",
+		// where each URL is cited: the case's file and line, the failure's message
+		`classname="citations.a.example" time="0" file="wave-1/p1.md" line="4"`,
+		`file="wave-1/p1.md" line="6">`, `message="invalid: must NOT cite; cited at wave-1/p1.md:6"`,
+		"(needs &gt;= 0.9)"} {
 		if !bytes.Contains(doc, []byte(want)) {
 			t.Errorf("report lacks %s:\n%s", want, doc)
 		}

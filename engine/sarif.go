@@ -2,9 +2,11 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strings"
 
 	"github.com/citegate/citegate/engine/gate"
 )
@@ -58,7 +60,7 @@ type sarifTool struct {
 
 type sarifDriver struct {
 	Name           string      `json:"name"`
-	Version        string      `json:"version,omitempty"`
+	Version        string      `json:"version"`
 	InformationURI string      `json:"informationUri"`
 	Rules          []sarifRule `json:"rules"`
 }
@@ -159,11 +161,12 @@ var ruleOf = map[Class]struct{ name, short, help string }{
 		"The site refused or timed out the checker (bot wall, rate limit, dry run). The citation may be fine: check it by hand, or re-run with a provider."},
 }
 
-// SARIF renders the report as SARIF 2.1.0. version, when not "", is the
-// tool's version.
+// SARIF renders the report as SARIF 2.1.0; version is the tool's (see
+// sarifVersion).
 func (r *CIReport) SARIF(version string) ([]byte, error) {
 	run := sarifRun{ColumnKind: "utf16CodeUnits", Results: []sarifResult{},
-		Tool: sarifTool{Driver: sarifDriver{Name: "citegate", Version: version, InformationURI: "https://github.com/citegate/citegate"}}}
+		Tool: sarifTool{Driver: sarifDriver{Name: "citegate", InformationURI: "https://github.com/citegate/citegate"}}}
+	run.Tool.Driver.Version = sarifVersion(version)
 	index := map[Class]int{}
 	for i, c := range classes {
 		index[c] = i
@@ -248,4 +251,16 @@ func pathURI(p string) string {
 // gateThresholds states Gate C's thresholds.
 func gateThresholds() string {
 	return fmt.Sprintf("validated >= %v, invalid <= %v, uncategorized <= %v", gate.MinValidatedRate, gate.MaxInvalidRate, gate.MaxUncategorizedRate)
+}
+
+// sarifVersion writes a version as SARIF viewers compare them, starting
+// with a number (the multitool warns otherwise, SARIF2005): "v1.2.3" is
+// 1.2.3, and a build without a release number ("devel", a VCS revision, or
+// none given) is 0.0.0-devel, 0.0.0-<revision>, as Go's pseudo-versions do.
+func sarifVersion(v string) string {
+	v = strings.TrimPrefix(v, "v")
+	if v != "" && v[0] >= '0' && v[0] <= '9' {
+		return v
+	}
+	return "0.0.0-" + cmp.Or(v, "devel")
 }

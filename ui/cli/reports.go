@@ -31,7 +31,7 @@ func bindReports(b *binder, c *Command, junit bool) {
 	}
 	b.path("report-sarif", &c.Reports.SARIFFile, "also write a SARIF 2.1.0 report here (one result per failing citation at the line citing it; for GitHub code scanning)")
 	b.path("report-codequality", &c.Reports.CodeQualityFile, "also write a GitLab Code Quality report here (JSON; the merge request widget)")
-	b.choice("annotations", &c.Reports.Annotations, AnnotationFormats, "also print the failing citations as CI annotations on stderr: github (workflow commands, and a job summary to $GITHUB_STEP_SUMMARY when set) or gitlab (path:line:col lines)")
+	b.choice("annotations", &c.Reports.Annotations, AnnotationFormats, "also print the failing citations as CI annotations on stderr, `github|gitlab`: GitHub workflow commands (and a job summary to $GITHUB_STEP_SUMMARY when set), or path:line:col lines for GitLab")
 }
 
 // choice binds a flag whose value must be one of allowed.
