@@ -242,9 +242,13 @@ func message(f Finding) string {
 	return m
 }
 
-// pathURI is a relative path as a URI reference: each segment escaped, so
-// that spaces and non-ASCII names stay one valid reference.
+// pathURI is a path as a URI reference: each segment escaped, so that
+// spaces and non-ASCII names stay one valid reference; an absolute path (a
+// verify output outside the working directory) is a file: URI.
 func pathURI(p string) string {
+	if strings.HasPrefix(p, "/") {
+		return (&url.URL{Scheme: "file", Path: p}).String()
+	}
 	return (&url.URL{Path: p}).EscapedPath()
 }
 
