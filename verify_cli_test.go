@@ -60,7 +60,8 @@ func TestVerifyCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	col := strings.LastIndex(doc[:strings.Index(doc, "\n")], "[1]") + 1
+	firstLine, _, _ := strings.Cut(doc, "\n")
+	col := strings.LastIndex(firstLine, "[1]") + 1
 	if !strings.Contains(string(report), `"ruleId": "citegate/unsupported"`) || !strings.Contains(string(report), fmt.Sprintf(`"startLine": 1,
                   "startColumn": %d`, col)) || strings.Count(string(report), `"ruleId"`) != 1 {
 		t.Errorf("SARIF lacks the unsupported claim at 1:%d:\n%s", col, report)

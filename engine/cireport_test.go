@@ -355,6 +355,7 @@ func TestCIReportLimits(t *testing.T) {
 	if !regexp.MustCompile(`_[0-9]+ more failing citations left out`).Match(summary) {
 		t.Errorf("summary does not say what it left out:\n%s", summary[len(summary)-300:])
 	}
+	t.Logf("%d findings: SARIF %d bytes, %d results; job summary %d bytes", n, len(sarif), len(run.Results), len(summary))
 	gh := strings.Split(strings.TrimSuffix(string(rep.GitHubAnnotations()), "\n"), "\n")
 	count := map[string]int{}
 	for _, l := range gh {

@@ -20,8 +20,9 @@ import (
 // MaxStepSummaryBytes bounds the summary (GitHub's limit is 1 MiB).
 const MaxStepSummaryBytes = 1 << 20
 
-// summaryTail is room kept for the summary's last line.
-const summaryTail = 512
+// summaryTail is room kept below the limit: for the summary's last line,
+// and for a few lines the same step may add to its summary file.
+const summaryTail = 16 << 10
 
 // StepSummary renders the report as a job summary.
 func (r *CIReport) StepSummary() []byte {
