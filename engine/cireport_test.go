@@ -416,3 +416,68 @@ func TestSARIFVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestCIReportPaths: paths are relative to ReportBase when the run lies
+// under it (CI runs from the checkout's root), else to the run root; a wave
+// file gone since the run is still named, without a line.
+func TestCIReportPaths(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "research", "run 1")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := newRunIn(t, root, runSpec{Sensitivity: "no_web", Files: map[string]string{
+		"wave-1/a.md": "## Sources\n- https://gone.example/x\n", "wave-1/b.md": "## Sources\n\n- https://gone.example/x\n",
+		"offline-fixtures.json": `{"https://ok.example/": "valid"}`,
+	}})
+	for _, tc := range []struct {
+		base, prefix string
+	}{{base, "research/run 1/"}, {filepath.Join(base, "research"), "run 1/"}, {t.TempDir(), ""}, {"", ""}} {
+		e := newEngine()
+		e.ReportBase = tc.base
+		sum, err := e.Run(bg, RunArgs{ManifestPath: r.Manifest}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := e.CIReport(sum)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Findings) != 2 || rep.Findings[0].Place.String() != tc.prefix+"wave-1/a.md:2" || rep.Findings[1].Place.String() != tc.prefix+"wave-1/b.md:3" {
+			t.Errorf("base %q: findings %+v", tc.base, rep.Findings)
+		}
+		sarif, err := rep.SARIF("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := pathURI(tc.prefix + "wave-1/a.md"); !bytes.Contains(sarif, []byte(`"uri": "`+want+`"`)) || (tc.prefix != "" && !strings.Contains(want, "run%201/")) {
+			t.Errorf("SARIF lacks uri %s", want)
+		}
+	}
+	// b.md removed after the run: its place keeps the file, not the line.
+	e := newEngine()
+	sum, err := e.Run(bg, RunArgs{ManifestPath: r.Manifest}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, "wave-1", "b.md")); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := e.CIReport(sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 2 || rep.Findings[0].Place.String() != "wave-1/a.md:2" || rep.Findings[1].Place != (Place{Path: "wave-1/b.md"}) {
+		t.Errorf("after removing b.md: %+v", rep.Findings)
+	}
+	sarif, err := rep.SARIF("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSARIF(t, sarif) // a place without a line has no region
+	cq, _ := rep.CodeQuality()
+	var issues []codeQualityIssue
+	if err := json.Unmarshal(cq, &issues); err != nil || len(issues) != 2 || issues[1].Location != (codeQualityLocation{"wave-1/b.md", codeQualityLines{1}}) {
+		t.Errorf("Code Quality needs a line; the file's first stands in:\n%s", cq)
+	}
+}

@@ -227,16 +227,20 @@ func (e *Engine) runPlaces(sum *RunSummary, in func(Status) bool) ([]Citation, m
 			locateFile(sum.origin, f, prefix, want, places)
 		}
 	}
-	// A record whose places were not found again still names its files.
+	// A file whose places were not found again (gone, unreadable or
+	// changed since the run) is still named, without a line.
 	for _, r := range records {
-		if !want[r.NormalizedURL] || len(places[r.NormalizedURL]) > 0 {
+		if !want[r.NormalizedURL] {
 			continue
 		}
-		seen := map[string]bool{}
+		found := map[string]bool{}
+		for _, p := range places[r.NormalizedURL] {
+			found[p.Path] = true
+		}
 		for _, f := range r.FoundBy {
-			if !seen[f.ArtifactPath] {
-				seen[f.ArtifactPath] = true
-				places[r.NormalizedURL] = append(places[r.NormalizedURL], place{Place{Path: prefix + f.ArtifactPath}, 1})
+			if path := prefix + f.ArtifactPath; !found[path] {
+				found[path] = true
+				places[r.NormalizedURL] = append(places[r.NormalizedURL], place{Place{Path: path}, 1})
 			}
 		}
 	}
