@@ -47,16 +47,30 @@ func (c *columns) at(src []byte, lineStart, off int) Column {
 // definition the destination, for <url> and bare URLs the URL itself. A
 // reference link's URL is written elsewhere (its definition), and a
 // destination written with escapes or entities is not found as parsed; the
-// link's own offset stands for both.
+// link's own offset stands for both. The search looks at most
+// maxURLSearch bytes past pos (link text longer than that is pathological),
+// so a line of thousands of links costs each link a bounded search, and
+// compares without converting raw (a copy per link).
 func urlOffset(src []byte, pos, lineEnd int, raw string) int {
 	if pos < 0 || pos >= lineEnd || raw == "" {
 		return pos
 	}
-	if i := bytes.Index(src[pos:lineEnd], []byte(raw)); i >= 0 {
-		return pos + i
+	end := min(lineEnd, pos+maxURLSearch+len(raw))
+	for i := pos; i+len(raw) <= end; i++ {
+		j := bytes.IndexByte(src[i:end], raw[0])
+		if j < 0 {
+			break
+		}
+		i += j
+		if i+len(raw) <= end && string(src[i:i+len(raw)]) == raw {
+			return i
+		}
 	}
 	return pos
 }
+
+// maxURLSearch bounds urlOffset's search.
+const maxURLSearch = 4096
 
 // Locate returns the 1-based line and the column of byte offset off in src,
 // for a position known only by its offset (a claim marker in a verify

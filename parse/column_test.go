@@ -94,3 +94,21 @@ func TestLocate(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnLongLinkText: the URL is looked for a bounded distance past the
+// link's start; past it the link's start stands in for the URL's.
+func TestColumnLongLinkText(t *testing.T) {
+	for _, tc := range []struct {
+		textLen int
+		want    int
+	}{{100, 100 + 6}, {maxURLSearch + 100, 3}} {
+		src := []byte("## Sources\n\n- [" + strings.Repeat("w", tc.textLen) + "](https://long.example/)\n")
+		got, err := Sources(context.Background(), src)
+		if err != nil || len(got) != 1 {
+			t.Fatalf("%v %+v", err, got)
+		}
+		if got[0].Col.Byte != tc.want {
+			t.Errorf("text of %d bytes: col %d, want %d", tc.textLen, got[0].Col.Byte, tc.want)
+		}
+	}
+}
