@@ -21,7 +21,7 @@ var buildField = regexp.MustCompile(`"version": "[^"]*",\n(\s*"informationUri")`
 // TestCIReportsOnlineDemo runs the default demo (online, simulated web) with
 // every CI report and holds each to its golden: SARIF (the build's version
 // blanked), Code Quality, the GitHub annotations on stderr and the job
-// summary appended to $GITHUB_STEP_SUMMARY.
+// summary appended to $GITHUB_STEP_SUMMARY, then GitLab's log lines.
 func TestCIReportsOnlineDemo(t *testing.T) {
 	dir := t.TempDir()
 	summary := filepath.Join(dir, "step-summary.md")
@@ -50,9 +50,21 @@ func TestCIReportsOnlineDemo(t *testing.T) {
 	if err := json.Unmarshal(sarifDoc, &log); err != nil {
 		t.Fatalf("SARIF is not JSON: %v", err)
 	}
+	// The same demo with GitLab's log lines.
+	code, out, errOut = invoke(t, "demo", "--dir", filepath.Join(dir, "demo2"), "--headless", "--annotations", "gitlab")
+	if code != cli.ExitOK {
+		t.Fatalf("demo exit = %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+	var gitlab []string
+	for _, l := range strings.SplitAfter(errOut, "\n") {
+		if strings.HasPrefix(l, "wave-") {
+			gitlab = append(gitlab, l)
+		}
+	}
 	for name, got := range map[string][]byte{
 		"sarif.json": sarifDoc, "codequality.json": readOrFail(t, cq),
 		"github.txt": []byte(strings.Join(annotations, "")), "summary.md": summaryDoc,
+		"gitlab.txt": []byte(strings.Join(gitlab, "")),
 	} {
 		path := filepath.Join("testdata", "ci", "demo-online."+name)
 		if *updateCI {
