@@ -450,6 +450,13 @@ func TestCIReportPaths(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		junit, err := e.JUnitReport(sum)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := `file="` + tc.prefix + `wave-1/a.md" line="2">` + "\n    " + `<failure message="invalid: must NOT cite; cited at ` + tc.prefix + `wave-1/a.md:2, ` + tc.prefix + `wave-1/b.md:3"`; !strings.Contains(string(junit), want) {
+			t.Errorf("JUnit lacks every place, %s:\n%s", want, junit)
+		}
 		if want := pathURI(tc.prefix + "wave-1/a.md"); !bytes.Contains(sarif, []byte(`"uri": "`+want+`"`)) || (tc.prefix != "" && !strings.Contains(want, "run%201/")) {
 			t.Errorf("SARIF lacks uri %s", want)
 		}
