@@ -128,6 +128,22 @@ func TestCIReportsDemo(t *testing.T) {
 		}
 		checkPlace(t, r.Root, f)
 	}
+	// Every citation's places, not only the failing ones' (JUnit's file and
+	// line), point at the URL or at the reference link citing it.
+	records, places, err := e.runPlaces(sum, func(Status) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	located := 0
+	for _, rec := range records {
+		for _, p := range places[rec.NormalizedURL] {
+			located++
+			checkPlace(t, r.Root, Finding{URL: rec.URL, Place: p.Place})
+		}
+	}
+	if located < len(records) {
+		t.Errorf("%d places for %d citations", located, len(records))
+	}
 	docs := ciReports(t, e, sum, rep)
 	checkSARIF(t, docs["sarif.json"])
 	checkJUnitSchema(t, docs["junit.xml"])
