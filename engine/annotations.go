@@ -43,7 +43,7 @@ func (r *CIReport) GitHubAnnotations() []byte {
 	}
 	for _, f := range r.Findings {
 		n, limit := &warns, maxGitHubWarnings
-		if f.Class.Error() {
+		if f.Class.IsError() {
 			n, limit = &errs, maxGitHubErrors
 		}
 		if *n >= limit {

@@ -64,9 +64,9 @@ func (c Class) rank() int {
 	return len(classes)
 }
 
-// Error says whether the class fails a citation outright; blocked (the site
-// refused the checker) is a warning: the citation may be fine.
-func (c Class) Error() bool { return c != ClassBlocked }
+// IsError says whether the class fails a citation outright; blocked (the
+// site refused the checker) is a warning: the citation may be fine.
+func (c Class) IsError() bool { return c != ClassBlocked }
 
 // Finding is one failing citation at one place.
 type Finding struct {

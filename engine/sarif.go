@@ -223,7 +223,7 @@ func ruleID(c Class) string { return "citegate/" + string(c) }
 
 // level is the class's SARIF level (GitHub's annotation level too).
 func level(c Class) string {
-	if c.Error() {
+	if c.IsError() {
 		return "error"
 	}
 	return "warning"
