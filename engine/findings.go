@@ -101,8 +101,8 @@ type CIReport struct {
 
 // LabelCount is one line of a report's tally.
 type LabelCount struct {
-	Label string
-	N     int
+	Label string `json:"label"`
+	N     int    `json:"count"`
 }
 
 // CIReport makes the CI reports' record of a finished run from its summary,
