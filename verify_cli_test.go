@@ -28,8 +28,10 @@ func TestVerifyCLI(t *testing.T) {
 	if err := os.WriteFile(out, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	sarif := filepath.Join(t.TempDir(), "verify.sarif")
 	code, stdout, stderr := invoke(t, "verify", "--output-file", out, "--model", "lexical", "--allow-fetch",
-		"--resolve", "tides.example.org:"+port+":127.0.0.1", "--allow-cidr", "127.0.0.1/32", "--allow-port", port)
+		"--resolve", "tides.example.org:"+port+":127.0.0.1", "--allow-cidr", "127.0.0.1/32", "--allow-port", port,
+		"--report-sarif", sarif, "--annotations", "gitlab")
 	var res struct {
 		OverallScore        *float64 `json:"overall_score"`
 		Passed              *bool
@@ -51,6 +53,21 @@ func TestVerifyCLI(t *testing.T) {
 	}
 	if res.Citations[0].Judge == nil || !res.Citations[0].Judge.Supported || res.Citations[1].Judge == nil || res.Citations[1].Judge.Supported {
 		t.Errorf("verdicts: %s", stdout)
+	}
+	// The unsupported claim is a SARIF result and a log line at its marker:
+	// the second "[1]", line 1, column 146.
+	report, err := os.ReadFile(sarif)
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstLine, _, _ := strings.Cut(doc, "\n")
+	col := strings.LastIndex(firstLine, "[1]") + 1
+	if !strings.Contains(string(report), `"ruleId": "citegate/unsupported"`) || !strings.Contains(string(report), fmt.Sprintf(`"startLine": 1,
+                  "startColumn": %d`, col)) || strings.Count(string(report), `"ruleId"`) != 1 {
+		t.Errorf("SARIF lacks the unsupported claim at 1:%d:\n%s", col, report)
+	}
+	if want := fmt.Sprintf("synthesis.md:1:%d: error: unsupported: claim not supported by http://tides.example.org:%s/report", col, port); !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
 	}
 	// Without --allow-fetch nothing is fetched, so nothing is checked
 	// (issue 21): passed is null with the reason, and the exit code is not

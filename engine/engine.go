@@ -57,6 +57,11 @@ type Engine struct {
 	// written may lower them, never raise them. `citegate mcp` sets it to
 	// the defaults; nil leaves the policy as written.
 	PolicyCeiling *LadderPolicy
+	// ReportBase is the directory the CI reports' paths are relative to
+	// (the command's working directory: in CI, the repository's root),
+	// when the run root lies under it; "" leaves them relative to the run
+	// root.
+	ReportBase string
 	// redactText redacts a wave's source lines; nil is netguard.RedactText.
 	// Tests count its calls.
 	redactText func(string) string

@@ -31,12 +31,14 @@ func TestRunSummaryGateLine(t *testing.T) {
 	if sum.GateC.Notes != "Gate C fail: 1/5 validated, 4 invalid, 0 uncategorized." || doc.Gates.C.Notes != sum.GateC.Notes {
 		t.Errorf("gate_c.notes = %q, gates.json C.notes = %q: want the reference's sentence in both", sum.GateC.Notes, doc.Gates.C.Notes)
 	}
-	// The JUnit report's failing Gate C test case says the same.
+	// The JUnit report's failing Gate C test case says the same, then its
+	// metrics against their thresholds.
 	report, err := newEngine().JUnitReport(sum)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(report), `<failure message="`+want+`" type="gate_c">`+want+`</failure>`) {
-		t.Errorf("JUnit report lacks the line:\n%s", report)
+	const metrics = " Metrics: validated rate 0.2 (needs &gt;= 0.9); invalid rate 0.8 (needs &lt;= 0.1); uncategorized rate 0 (needs &lt;= 0)."
+	if !strings.Contains(string(report), `<failure message="`+want+metrics+`" type="gate_c">`+want+metrics+`</failure>`) {
+		t.Errorf("JUnit report lacks the line and the thresholds:\n%s", report)
 	}
 }

@@ -8,8 +8,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-
-	"github.com/citegate/citegate/engine/gate"
 )
 
 // The JUnit report (`run --report-junit FILE`): one test case per citation so
@@ -20,12 +18,18 @@ import (
 // <system-err>.
 //
 //   - a must-not-cite status (blocked, mismatch, invalid) is a <failure> whose
-//     type is the status and whose message is the record's notes;
+//     type is the status, whose message says where the URL is cited (every
+//     place: "invalid: must NOT cite; cited at wave-1/costs.md:17") and
+//     whose text is the record's notes;
+//   - every citation's test case carries file and line attributes, as
+//     lychee's do: its first place (findings.go finds them); GitLab and
+//     other readers link the case to it. The Windy Road schema does not
+//     list them; readers ignore attributes they do not know;
 //   - valid and paywalled pass; paywalled ("cite with caution") is listed in
 //     <system-out>, since the schema gives a test case no output of its own;
 //   - Gate C is one more test case (classname "citegate.gate"), failing when
-//     the gate fails, and its status, metrics and thresholds are suite
-//     properties;
+//     the gate fails with a message stating its metrics and thresholds, and
+//     its status, metrics and thresholds are suite properties;
 //   - the run's warnings (lists of sources skipped, network unreachable) are
 //     <system-err>, one a line, and Gate C's warning codes (NO_URLS_EXTRACTED,
 //     NETWORK_UNREACHABLE) the property gate_c.warnings, and what the run was
@@ -62,6 +66,8 @@ type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Line      int           `xml:"line,attr,omitempty"`
 	Failure   *junitFailure `xml:"failure"`
 }
 
@@ -74,7 +80,7 @@ type junitFailure struct {
 // JUnitReport renders the report of a finished run from its summary and its
 // citations.jsonl.
 func (e *Engine) JUnitReport(sum *RunSummary) ([]byte, error) {
-	records, err := readCitations(sum.Artifacts.Citations)
+	records, places, err := e.runPlaces(sum, func(Status) bool { return true })
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +93,7 @@ func (e *Engine) JUnitReport(sum *RunSummary) ([]byte, error) {
 		{"gate_c.validated_url_rate", strconv.FormatFloat(m.ValidatedURLRate, 'f', -1, 64)},
 		{"gate_c.invalid_url_rate", strconv.FormatFloat(m.InvalidURLRate, 'f', -1, 64)},
 		{"gate_c.uncategorized_url_rate", strconv.FormatFloat(m.UncategorizedURLRate, 'f', -1, 64)},
-		{"gate_c.thresholds", fmt.Sprintf("validated >= %v, invalid <= %v, uncategorized <= %v", gate.MinValidatedRate, gate.MaxInvalidRate, gate.MaxUncategorizedRate)},
+		{"gate_c.thresholds", gateThresholds()},
 	}
 	if len(sum.GateC.Warnings) > 0 {
 		s.Properties = append(s.Properties, junitProperty{"gate_c.warnings", strings.Join(sum.GateC.Warnings, ",")})
@@ -98,19 +104,24 @@ func (e *Engine) JUnitReport(sum *RunSummary) ([]byte, error) {
 	var cautions bytes.Buffer
 	for _, r := range records {
 		c := junitCase{Name: cmp.Or(r.URL, r.NormalizedURL), Classname: "citations." + hostForClass(r.NormalizedURL), Time: "0"}
+		at := places[r.NormalizedURL]
+		if len(at) > 0 {
+			c.File, c.Line = at[0].Path, at[0].Line
+		}
 		switch r.Status {
 		case StatusValid:
 		case StatusPaywalled:
 			fmt.Fprintf(&cautions, "paywalled (cite with caution): %s\n", c.Name)
 		default:
-			c.Failure = &junitFailure{Type: string(r.Status), Message: fmt.Sprintf("%s: must NOT cite", r.Status), Text: r.Notes}
+			c.Failure = &junitFailure{Type: string(r.Status), Message: fmt.Sprintf("%s: must NOT cite%s", r.Status, citedAt(at)), Text: r.Notes}
 			s.Failures++
 		}
 		s.Cases = append(s.Cases, c)
 	}
 	gate := junitCase{Name: "Gate C", Classname: "citegate.gate", Time: "0"}
 	if !sum.Passed() {
-		gate.Failure = &junitFailure{Type: "gate_c", Message: sum.GateC.Line, Text: sum.GateC.Line}
+		msg := gateMessage(&sum.GateC)
+		gate.Failure = &junitFailure{Type: "gate_c", Message: msg, Text: msg}
 		s.Failures++
 	}
 	s.Cases = append(s.Cases, gate)
@@ -134,4 +145,17 @@ func hostForClass(raw string) string {
 		return u.Hostname()
 	}
 	return "unknown"
+}
+
+// citedAt names every place, "; cited at a.md:3, b.md:7", or nothing when
+// none is known.
+func citedAt(at []place) string {
+	if len(at) == 0 {
+		return ""
+	}
+	names := make([]string, len(at))
+	for i, p := range at {
+		names[i] = p.String()
+	}
+	return "; cited at " + strings.Join(names, ", ")
 }

@@ -82,6 +82,19 @@ func checkJUnitSchema(t *testing.T, doc []byte) xmlNode {
 			need(n, "name", nil)
 			need(n, "classname", nil)
 			need(n, "time", decimal)
+			// file and line are the one extension (lychee's, GitLab's):
+			// the XSD has no such attributes; nothing else is added.
+			for _, a := range n.Attrs {
+				switch a.Name.Local {
+				case "name", "classname", "time", "assertions", "file":
+				case "line":
+					if !intAttr.MatchString(a.Value) {
+						t.Errorf("test case line = %q", a.Value)
+					}
+				default:
+					t.Errorf("test case attribute %s is neither the schema's nor file/line", a.Name.Local)
+				}
+			}
 			if len(n.Nodes) > 1 {
 				t.Errorf("test case %v has %d children; the schema allows one of skipped, error, failure", n.Attrs, len(n.Nodes))
 			}
@@ -128,7 +141,11 @@ func TestJUnitReport(t *testing.T) {
 		t.Errorf("failures = %s, want 2:\n%s", v, doc)
 	}
 	for _, want := range []string{`name="gate_c.status" value="fail"`, `classname="citegate.gate"`, `type="invalid"`,
-		"paywalled (cite with caution): https://b.example/pay"} {
+		"paywalled (cite with caution): https://b.example/pay",
+		// where each URL is cited: the case's file and line, the failure's message
+		`classname="citations.a.example" time="0" file="wave-1/p1.md" line="4"`,
+		`file="wave-1/p1.md" line="6">`, `message="invalid: must NOT cite; cited at wave-1/p1.md:6"`,
+		"(needs &gt;= 0.9)"} {
 		if !bytes.Contains(doc, []byte(want)) {
 			t.Errorf("report lacks %s:\n%s", want, doc)
 		}
@@ -140,10 +157,12 @@ func TestJUnitReport(t *testing.T) {
 	if err != nil || !bytes.Equal(doc, again) {
 		t.Errorf("two reports of one run at one clock differ")
 	}
-	// Where xmllint is installed, the real validator agrees.
+	// Where xmllint is installed, the real validator agrees once the one
+	// extension, the test cases' file and line attributes, is taken out.
 	if xmllint, err := exec.LookPath("xmllint"); err == nil {
 		f := filepath.Join(t.TempDir(), "report.xml")
-		if err := os.WriteFile(f, doc, 0o644); err != nil {
+		strict := regexp.MustCompile(`(<testcase [^>]*?) file="[^"]*" line="[0-9]+"`).ReplaceAll(doc, []byte("$1"))
+		if err := os.WriteFile(f, strict, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if out, err := exec.Command(xmllint, "--noout", "--schema", filepath.Join("..", "testdata", "junit", "JUnit.xsd"), f).CombinedOutput(); err != nil {

@@ -93,6 +93,8 @@ type RunSummary struct {
 	// engine.EventWarning): wave directory entries that were not read,
 	// then provider configuration problems.
 	Warnings []string `json:"warnings,omitempty"`
+	// origin lets the CI reports find each citation's places again.
+	origin reportOrigin
 }
 
 // Passed reports whether Gate C passed.
@@ -145,6 +147,7 @@ type pipeline struct {
 	mdDigest string
 	verified *verify.Result
 	verifyJS []byte
+	titles   []string // the Sources titles extract read
 }
 
 // openPipeline loads and locks the run directory, resolves the validate
@@ -219,6 +222,7 @@ func (e *Engine) stages(ctx context.Context, p *pipeline, a RunArgs, em *emitter
 	if err != nil {
 		return err
 	}
+	p.titles = titles
 	live := in.cfg.mode == ModeOnline && !in.cfg.onlineDryRun
 	if p.x, err = e.extract(ctx, run, a.IncludeWave2 == nil || *a.IncludeWave2, titles, live); err != nil {
 		return err
@@ -370,7 +374,7 @@ func (e *Engine) summarize(p *pipeline, out *encoded, reason string) *RunSummary
 			Line: gate.Line(g.Status, g.counts, x.unchecked.String(), g.Update.C.Warnings...), NotChecked: x.unchecked.String()},
 		InputsDigests: map[string]string{"extract": x.digest, "normalize": nz.digest, "validate": v.digest,
 			"gate_c": g.InputsDigest, "render": p.mdDigest},
-		Verify: p.verified,
+		Verify: p.verified, origin: reportOrigin{root: run.Root, titles: p.titles},
 	}
 	if in.cfg.mode == ModeOnline {
 		sum.OnlineDryRun = &in.cfg.onlineDryRun

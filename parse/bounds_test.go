@@ -129,7 +129,7 @@ func TestSourcesPiecewise(t *testing.T) {
 		if slices.ContainsFunc(want, func(l Link) bool { return l.URL == "https://multiline.example.com/link" }) {
 			i := slices.IndexFunc(want, func(l Link) bool { return l.URL == "https://multiline.example.com/link" })
 			want[i] = Link{URL: want[i].URL, Line: want[i].Line + 1, Kind: KindBare,
-				SourceLine: "and ends here](https://multiline.example.com/link) on the next line."}
+				SourceLine: "and ends here](https://multiline.example.com/link) on the next line.", Col: Column{16, 16, 16}}
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:%s", name, diffLinks(got, want))

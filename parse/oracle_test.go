@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"slices"
 	"sort"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -76,7 +78,20 @@ func wholeDocumentSources(src []byte) []Link {
 		if line+1 < len(starts) {
 			end = starts[line+1] - 1
 		}
-		out = append(out, Link{URL: u, Line: line + 1, SourceLine: string(bytes.TrimSpace(src[starts[line]:end])), Kind: c.kind, Text: c.text})
+		out = append(out, Link{URL: u, Line: line + 1, SourceLine: string(bytes.TrimSpace(src[starts[line]:end])), Kind: c.kind, Text: c.text,
+			Col: naiveColumn(src[starts[line]:end], c.pos-starts[line], c.raw)})
 	}
 	return out
+}
+
+// naiveColumn counts the column of the URL raw at or after offset pos of
+// line from the line's start, independently of the extractor's incremental
+// count.
+func naiveColumn(line []byte, pos int, raw string) Column {
+	if i := bytes.Index(line[min(pos, len(line)):], []byte(raw)); i >= 0 && raw != "" {
+		pos += i
+	}
+	prefix := string(line[:min(pos, len(line))])
+	col := Column{Byte: len(prefix) + 1, Rune: utf8.RuneCountInString(prefix) + 1, UTF16: len(utf16.Encode([]rune(prefix))) + 1}
+	return col
 }

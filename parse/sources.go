@@ -51,6 +51,9 @@ type Link struct {
 	SourceLine string
 	// Kind says how the link was written.
 	Kind Kind
+	// Col is where the URL starts on Line (the link's start when the URL is
+	// not written there: a reference link, an escaped destination).
+	Col Column
 	// Text is the link's own text as it renders, whitespace collapsed:
 	// "Report" for [Report](url) or [Report][ref]. It is empty for bare
 	// URLs, <autolinks> and definitions, which have none. Two links on one
@@ -249,6 +252,9 @@ type extractor struct {
 	lastLine       int // the line of the previous link and its text, shared
 	lastText       string
 	lastLineLinked bool
+	lastStart      int // the offsets of lastLine's start and end in src
+	lastEnd        int
+	cols           columns
 }
 
 // candidate is a destination found in the AST, not yet canonicalized.
@@ -447,7 +453,8 @@ func (x *extractor) emit(c candidate) error {
 		}
 	}
 	if !x.lastLineLinked || line != x.lastLine {
-		x.lastLine, x.lastText, x.lastLineLinked = line, string(bytes.TrimSpace(x.lineText(c.pos))), true
+		x.lastStart, x.lastEnd = x.lineSpan(c.pos)
+		x.lastLine, x.lastText, x.lastLineLinked = line, string(bytes.TrimSpace(x.src[x.lastStart:x.lastEnd])), true
 		// Repeats are dropped per line, and lines come in order.
 		if len(x.seen) > 64 {
 			x.seen = nil
@@ -468,7 +475,8 @@ func (x *extractor) emit(c candidate) error {
 	if i := strings.Index(x.lastText, u); i >= 0 {
 		u = x.lastText[i : i+len(u)]
 	}
-	x.links = append(x.links, Link{URL: u, Line: line + 1, SourceLine: x.lastText, Kind: c.kind, Text: c.text})
+	col := x.cols.at(x.src, x.lastStart, urlOffset(x.src, min(max(c.pos, x.lastStart), x.lastEnd), x.lastEnd, c.raw))
+	x.links = append(x.links, Link{URL: u, Line: line + 1, SourceLine: x.lastText, Kind: c.kind, Text: c.text, Col: col})
 	return nil
 }
 
@@ -497,12 +505,13 @@ func (x *extractor) line(pos int) int {
 	return x.scanLine
 }
 
-// lineText returns the line holding pos without its "\n".
-func (x *extractor) lineText(pos int) []byte {
-	start := lineBegin(x.src, pos)
-	end := len(x.src)
+// lineSpan returns the offsets of the start and end (its "\n") of the line
+// holding pos.
+func (x *extractor) lineSpan(pos int) (start, end int) {
+	start = lineBegin(x.src, pos)
+	end = len(x.src)
 	if i := bytes.IndexByte(x.src[start:], '\n'); i >= 0 {
 		end = start + i
 	}
-	return x.src[start:end]
+	return start, end
 }

@@ -29,8 +29,10 @@ func linksOf(t testing.TB, src []byte) []Link {
 	if err != nil {
 		t.Fatalf("Sources: %v", err)
 	}
+	// Texts and columns have tests of their own (TestLinkText,
+	// TestSourcesColumns).
 	for i := range got {
-		got[i].Text = ""
+		got[i].Text, got[i].Col = "", Column{}
 	}
 	return got
 }
@@ -659,7 +661,7 @@ func TestSourcesConcurrent(t *testing.T) {
 			}
 			got, _ := Sources(context.Background(), src)
 			for i := range got {
-				got[i].Text = ""
+				got[i].Text, got[i].Col = "", Column{}
 			}
 			done <- got
 		}()

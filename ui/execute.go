@@ -55,9 +55,9 @@ func Execute(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		res, err = d.Engine.Render(ctx, c.Render)
 	case "run":
 		if interactive(c, s) {
-			return runInteractive(ctx, d, c.Run, s, interactiveOptions{logFile: c.LogFile, verifyFile: c.OutputFile, junitFile: c.JUnitFile})
+			return runInteractive(ctx, d, c.Run, s, interactiveOptions{logFile: c.LogFile, verifyFile: c.OutputFile, reports: newCIReports(c)})
 		}
-		return runPipeline(ctx, d, c.Run, s, c.OutputFile, c.JUnitFile)
+		return runPipeline(ctx, d, c.Run, s, c.OutputFile, newCIReports(c))
 	case "demo":
 		return runDemo(ctx, d, c, s)
 	case "init":
@@ -105,7 +105,7 @@ func consume[T any](s cli.Streams, call func(chan<- engine.Event) (T, error)) (T
 	return res, err
 }
 
-func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams, verifyFile, junitFile string) int {
+func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams, verifyFile string, reports ciReports) int {
 	if verifyFile != "" {
 		// Read before the run, so that an unreadable file fails before
 		// anything is written, and the verification joins the run's commit.
@@ -122,7 +122,7 @@ func runPipeline(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams, v
 	noteLateSignal(ctx, s)
 	cli.PrintJSON(s.Out, sum)
 	fmt.Fprintf(s.Err, "citegate: %s\n", sum.GateC.Line)
-	if !writeJUnit(d, sum, junitFile, s) {
+	if !writeRunReports(d, sum, reports, verifyFile, s) {
 		return cli.ExitFailure
 	}
 	if !sum.Passed() {
@@ -157,9 +157,9 @@ func runDemo(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		fmt.Fprintf(s.Err, "citegate: demo run copied to %s (offline fixtures)\n", manifest.Root)
 		a := engine.RunArgs{ManifestPath: manifest.Path, Reason: "citegate demo"}
 		if interactive(c, s) {
-			return runInteractive(ctx, d, a, s, interactiveOptions{logFile: c.LogFile, junitFile: c.JUnitFile})
+			return runInteractive(ctx, d, a, s, interactiveOptions{logFile: c.LogFile, reports: newCIReports(c)})
 		}
-		return runPipeline(ctx, d, a, s, "", c.JUnitFile)
+		return runPipeline(ctx, d, a, s, "", newCIReports(c))
 	}
 	sd, err := startSimDemo(d.Demo, c.DemoDir)
 	if err != nil {
@@ -173,7 +173,7 @@ func runDemo(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 	fmt.Fprintln(s.Err, "citegate: SIMULATED WEB — every cited site, Bright Data and Apify are simulated in this process; no real site is contacted")
 	a := engine.RunArgs{ManifestPath: sd.run.Path, Reason: "citegate demo"}
 	if interactive(c, s) {
-		return runInteractive(ctx, d, a, s, interactiveOptions{simulated: true, logFile: c.LogFile, junitFile: c.JUnitFile})
+		return runInteractive(ctx, d, a, s, interactiveOptions{simulated: true, logFile: c.LogFile, reports: newCIReports(c)})
 	}
-	return runPipeline(ctx, d, a, s, "", c.JUnitFile)
+	return runPipeline(ctx, d, a, s, "", newCIReports(c))
 }

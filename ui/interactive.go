@@ -31,8 +31,8 @@ type interactiveOptions struct {
 	// run starts and verified inside every run's commit (reruns included,
 	// since they rewrite the citations), as the headless path does.
 	verifyFile string
-	// junitFile receives the JUnit report of the completed run.
-	junitFile string
+	// reports are the CI reports of the completed run.
+	reports ciReports
 }
 
 // runs tracks the pipeline runs of one terminal UI session (the run and its
@@ -174,7 +174,7 @@ func runInteractive(ctx context.Context, d Deps, a engine.RunArgs, s cli.Streams
 	if sum.Verify != nil {
 		fmt.Fprintf(s.Err, "citegate: %s\n", tui.VerifyLine(sum.Verify))
 	}
-	if !writeJUnit(d, sum, o.junitFile, s) {
+	if !writeRunReports(d, sum, o.reports, o.verifyFile, s) {
 		return cli.ExitFailure
 	}
 	if !sum.Passed() {

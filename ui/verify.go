@@ -34,6 +34,9 @@ func runVerify(ctx context.Context, d Deps, c *cli.Command, s cli.Streams) int {
 		return cli.Fail(s, err)
 	}
 	cli.PrintJSON(s.Out, res)
+	if !writeVerifyReports(d, c.OutputFile, out, res, newCIReports(c), s) {
+		return cli.ExitFailure
+	}
 	if res.TotalJudgeErrors > 0 && !res.JudgeFailed() {
 		fmt.Fprintf(s.Err, "citegate: verify: the judge failed on %d citation(s) (see resolve_error); the verdict stands without them\n", res.TotalJudgeErrors)
 	}

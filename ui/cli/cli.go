@@ -52,6 +52,8 @@ type Command struct {
 	LogFile string
 	// JUnitFile receives a JUnit XML report of the run (run, demo).
 	JUnitFile string
+	// Reports are the other CI reports (run, demo, verify).
+	Reports Reports
 	// AllowFetch is mcp's --allow-fetch: the operator lets verify_citations
 	// fetch cited sources, and runs configured online fetch.
 	AllowFetch bool
@@ -311,6 +313,7 @@ var specs = map[string]spec{
 			b.integer("per-source-max-bytes", &a.PerSourceMaxBytes, "per-source body cap (default 5 MiB)")
 			b.str("trace-id", &a.TraceID, "trace id to record")
 			b.optBoolValue("no-abstain", &a.NoAbstain, "never answer uncertain: every verdict is the judge's best guess (forced choice)")
+			bindReports(b, c, false)
 			bindGuard(b, &c.Net)
 			return a
 		},
@@ -384,7 +387,7 @@ var specs = map[string]spec{
 			b.boolean("offline", &c.DemoOffline, "use the demo's offline fixtures instead of the simulated web")
 			b.path("log-file", &c.LogFile, "in the terminal UI, write the progress log to this file (nothing is printed over the screen)")
 			b.boolean("headless", &c.Headless, "no terminal UI: JSON summary on stdout, progress on stderr (also without a terminal)")
-			b.path("report-junit", &c.JUnitFile, "also write a JUnit XML report here (see run --help)")
+			bindReports(b, c, true)
 			return nil
 		},
 	},
@@ -402,7 +405,7 @@ func bindRun(b *binder, c *Command) {
 	b.boolean("headless", &c.Headless, "no terminal UI: JSON summary on stdout, progress on stderr (also without a terminal)")
 	b.path("log-file", &c.LogFile, "in the terminal UI, write the progress log to this file (nothing is printed over the screen)")
 	b.path("verify", &c.OutputFile, "after Gate C, verify this synthesis file with the lexical judge against the run's citations (writes citations/verify.json)")
-	b.path("report-junit", &c.JUnitFile, "also write a JUnit XML report here (one test case per citation; must-not-cite statuses fail; Gate C a test case and suite properties)")
+	bindReports(b, c, true)
 	bindNet(b, &c.Net)
 }
 
