@@ -281,11 +281,14 @@ func entryOf(it FoundByItem) FoundByEntry {
 // (a URL that carried userinfo) or need not (a fresh cache entry). A URL
 // that carried credentials is never cached: its redacted form would stand
 // for every token.
-func preLadder(cache *resultCache, w workItem, it ladder.Item, tier string) (decision, bool) {
+func preLadder(cache verdictCache, w workItem, it ladder.Item, tier string) (decision, bool) {
 	if _, creds := netguard.RedactURL(w.rep.URLOriginal); creds {
 		return decision{Verdict: Verdict{Status: StatusInvalid, Notes: "online ladder: userinfo not allowed; never fetched", URL: w.rep.NormalizedURL}, rung: "preflight"}, true
 	}
 	if it.Credentialed {
+		return decision{}, false
+	}
+	if cache == nil {
 		return decision{}, false
 	}
 	if d, at, ok := cache.get(w.rep.NormalizedURL, verdictContext(tier, it.Citation)); ok {
@@ -311,14 +314,6 @@ func newLiveItem(i int, w workItem, lc liveContext, foundBy []FoundByEntry, firs
 		it.Citation.LinkText = lc.texts.lookup(foundBy[0], first)
 	}
 	return it
-}
-
-// cache returns the result cache, or nil when none is configured.
-func (e *Engine) cache() *resultCache {
-	if e.Net.CacheDir == "" {
-		return nil
-	}
-	return &resultCache{dir: e.Net.CacheDir, ttl: e.Net.withDefaults().CacheTTL, now: e.Now}
 }
 
 // decide settles one URL without network: offline fixtures, or in online mode
@@ -394,7 +389,14 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 	}
 	work := workList(urlMap)
 	guard := e.guard(cfg.policy)
-	cache := e.cache()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	fr, err := e.openFleet(ctx, cfg, cancel)
+	if err != nil {
+		return nil, err
+	}
+	defer fr.close()
+	cache := e.verdictCache(ctx, fr, cfg)
 	forWork, first := provenance(work, foundBy)
 	// A URL settled without the ladder gets its record at once: holding
 	// every decision until the records are built kept a second copy of each
@@ -428,19 +430,32 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 	// be built.
 	offline.release()
 	online.release()
+	if err := fr.err(); err != nil {
+		return nil, err
+	}
 	// Entries of a hand-written fixtures file read leniently are reported
-	// before any URL is checked.
+	// before any URL is checked, and so is a fleet store that cannot be
+	// reached.
 	var warnings []string
+	warn := func(ws []string) error {
+		for _, w := range ws {
+			warnings = append(warnings, w)
+			if err := em.emit(ctx, Event{Kind: EventWarning, Total: len(work), Detail: w}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	for _, f := range []*fixtureSet{offline, online} {
 		if f == nil {
 			continue
 		}
-		for _, w := range f.warnings {
-			warnings = append(warnings, w)
-			if err := em.emit(ctx, Event{Kind: EventWarning, Total: len(work), Detail: w}); err != nil {
-				return nil, err
-			}
+		if err := warn(f.warnings); err != nil {
+			return nil, err
 		}
+	}
+	if err := warn(fr.drain()); err != nil {
+		return nil, err
 	}
 	for i, w := range work {
 		if err := em.emit(ctx, Event{Kind: EventQueued, Index: i, Total: len(work), URL: w.rep.NormalizedURL, CID: w.rep.CID}); err != nil {
@@ -467,7 +482,7 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 			mu       sync.Mutex
 			firstErr error
 		)
-		lad := e.newLadder(run, cfg, guard, func(ev Event) error {
+		lad := e.newLadder(run, cfg, guard, fr, cache, func(ev Event) error {
 			ev.Total = len(work)
 			return em.emit(ctx, ev)
 		})
@@ -490,12 +505,19 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 			if err := finish(it.Index, d); err != nil && firstErr == nil {
 				firstErr = err
 			}
-			if !it.Credentialed {
+			if !it.Credentialed && cache != nil && ld.Rung != rungCache {
 				cache.put(&records[it.Index], verdictContext(cfg.tier, it.Citation))
 			}
 		})
+		if err := fr.err(); err != nil {
+			return nil, err
+		}
 		if ctx.Err() != nil {
 			return nil, cancelled()
+		}
+		// A store lost mid-run is said once, after the ladder.
+		if err := warn(fr.drain()); err != nil {
+			return nil, err
 		}
 		if firstErr != nil {
 			return nil, firstErr

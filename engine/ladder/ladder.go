@@ -74,6 +74,10 @@ type Config struct {
 	// restricted run).
 	NoThirdParty string
 	Providers    ProviderConfig
+	// Fleet and Flight, when set, share the per-host budget and single
+	// flight with other processes (fleet.go).
+	Fleet  FleetGate
+	Flight SingleFlight
 	// Report receives the progress of every item; an error stops that item.
 	Report func(Progress) error
 	// Now stamps checked_at.
@@ -299,8 +303,7 @@ func (l *Ladder) Run(ctx context.Context, items []Item, done func(*Item, Decisio
 				}
 				mu.Unlock()
 
-				d := l.check(ctx, it)
-				done(it, d, l.cfg.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+				l.settle(ctx, it, done)
 
 				mu.Lock()
 				q.inFlight--
