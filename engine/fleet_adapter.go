@@ -161,6 +161,12 @@ func (f flight) Claim(ctx context.Context, it *ladder.Item) (ladder.Decision, st
 	h := f.cache.hash(it.URL, vc)
 	for {
 		if release := f.lease.Await(ctx, h); release != nil {
+			// Another process may have cached the verdict between this
+			// process's look at the cache and its taking the lease.
+			if d, at, ok := f.cache.get(it.URL, vc); ok {
+				release()
+				return ladder.Decision{Verdict: d.Verdict, Rung: d.rung, Reached: true}, at, true, nil
+			}
 			return ladder.Decision{}, "", false, release
 		}
 		if d, at, ok := f.cache.get(it.URL, vc); ok {

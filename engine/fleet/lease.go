@@ -14,12 +14,15 @@ import (
 // holder renews it every third of that while its fetch runs.
 const DefaultLeaseTTL = 15 * time.Second
 
-// leasePoll is the first pause between looks at another process's lease;
-// it grows to leasePollMax.
-const (
-	leasePoll    = 20 * time.Millisecond
-	leasePollMax = 250 * time.Millisecond
-)
+// leaseRecheck is the longest a waiter goes without looking at a lease: a
+// release is announced (released, below), but an expiry is not, and a
+// missed announcement must not strand anyone.
+const leaseRecheck = time.Second
+
+// released is the channel a holder announces its release on (the message
+// is the verdict hash), so that waiters read the cache at once instead of
+// polling.
+const released = prefix + "released"
 
 // LeaseKey is the key of the single-flight lease on verdict hash h.
 func LeaseKey(h string) string { return prefix + "lease:{" + h + "}" }
@@ -29,7 +32,7 @@ func LeaseKey(h string) string { return prefix + "lease:{" + h + "}" }
 // not the caller's to extend or delete.
 var (
 	renewIfMine   = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`)
-	releaseIfMine = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`)
+	releaseIfMine = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) redis.call('PUBLISH', ARGV[2], ARGV[3]) return 1 end return 0`)
 )
 
 // Await is single flight: it returns a release when this process may fetch
@@ -52,29 +55,45 @@ func (s *Store) Await(ctx context.Context, h string) (release func()) {
 		return noop
 	}
 	if ok {
-		return s.hold(key, token, ttl)
+		return s.hold(h, key, token, ttl)
 	}
-	for wait := leasePoll; ; wait = min(2*wait, leasePollMax) {
+	return s.awaitRelease(ctx, h, key)
+}
+
+// awaitRelease waits until the lease on h is gone: announced released, or
+// expired (the wait is bounded by its remaining TTL). It returns nil, or a
+// no-op release when the store is lost or ctx ends.
+func (s *Store) awaitRelease(ctx context.Context, h, key string) func() {
+	noop := func() {}
+	woken := s.watch(ctx, h)
+	defer s.unwatch(h, woken)
+	for {
+		c, cancel := op(ctx)
+		left, err := s.rdb.PTTL(c, key).Result()
+		cancel()
+		switch {
+		case err != nil:
+			s.fail(ctx, err)
+			return noop
+		case left == -2: // no such key (go-redis passes PTTL's -2 through)
+			return nil
+		}
+		wait := leaseRecheck
+		if left > 0 {
+			wait = min(left+5*time.Millisecond, leaseRecheck)
+		}
 		select {
 		case <-ctx.Done():
 			return noop
-		case <-time.After(wait):
-		}
-		c, cancel := op(ctx)
-		n, err := s.rdb.Exists(c, key).Result()
-		cancel()
-		if err != nil {
-			s.fail(ctx, err)
-			return noop
-		}
-		if n == 0 {
+		case <-woken:
 			return nil
+		case <-time.After(wait):
 		}
 	}
 }
 
 // hold renews a lease until the returned release deletes it.
-func (s *Store) hold(key, token string, ttl time.Duration) func() {
+func (s *Store) hold(h, key, token string, ttl time.Duration) func() {
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
@@ -101,7 +120,7 @@ func (s *Store) hold(key, token string, ttl time.Duration) func() {
 		}
 		c, cancel := op(context.Background())
 		defer cancel()
-		s.fail(context.Background(), releaseIfMine.Run(c, s.rdb, []string{key}, token).Err())
+		s.fail(context.Background(), releaseIfMine.Run(c, s.rdb, []string{key}, token, released, h).Err())
 	}
 }
 

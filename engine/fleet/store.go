@@ -28,6 +28,9 @@ type Store struct {
 
 	mu   sync.Mutex
 	lost error
+	// sub and waiters wake the processes waiting for a lease (wake.go).
+	sub     *redis.PubSub
+	waiters map[string][]chan struct{}
 }
 
 // Open connects to addr and checks it answers (PING, which also runs
@@ -53,6 +56,12 @@ func Open(ctx context.Context, addr Addr, what string, warn func(string)) (*Stor
 func (s *Store) Close() error {
 	if s == nil {
 		return nil
+	}
+	s.mu.Lock()
+	sub := s.sub
+	s.mu.Unlock()
+	if sub != nil {
+		_ = sub.Close()
 	}
 	return s.rdb.Close()
 }
