@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/citegate/citegate/engine/fleet"
 	"github.com/citegate/citegate/engine/ladder"
@@ -137,6 +138,7 @@ func (fr *fleetRun) ladderFleet(lc *ladder.Config, cache verdictCache, tier stri
 		return
 	}
 	lc.Fleet = fleet.NewHosts(fr.fleet, lc.PerHost, lc.HostInterval)
+	lc.SharedProbes = sharedProbes{fr.fleet}
 	if rc, ok := cache.(*redisCache); ok {
 		lc.Flight = flight{lease: fr.fleet, cache: rc, tier: tier}
 	}
@@ -173,4 +175,15 @@ func (f flight) Claim(ctx context.Context, it *ladder.Item) (ladder.Decision, st
 			return ladder.Decision{Verdict: d.Verdict, Rung: d.rung, Reached: true}, at, true, nil
 		}
 	}
+}
+
+// probeTTL is how long a site probe's answer is shared: long enough for a
+// batch of runs, short enough that a redesigned site is probed again.
+const probeTTL = time.Hour
+
+// sharedProbes shares site-probe answers on the fleet's store.
+type sharedProbes struct{ s *fleet.Store }
+
+func (p sharedProbes) Once(ctx context.Context, key string, run func() ([]byte, bool)) []byte {
+	return p.s.Once(ctx, key, probeTTL, run)
 }

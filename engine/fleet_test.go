@@ -40,16 +40,16 @@ func totalRequests(t *testing.T, w *simweb.Web, scs []simweb.Scenario) int {
 
 // baseline runs the catalogue once without any fleet: the statuses every
 // fleet run must reproduce, and the requests one process makes.
-func baseline(t *testing.T, w *simweb.Web) (map[string]Status, int) {
+func baseline(t *testing.T, w *simweb.Web) (statuses map[string]Status, requests, probes int) {
 	t.Helper()
 	r := simRunOpts(t, w, simOpts{})
 	if _, err := fastSimEngine(w, true).Run(bg, RunArgs{ManifestPath: r.Manifest}, nil); err != nil {
 		t.Fatal(err)
 	}
 	scs := w.Catalogue()
-	st, n := statusesOf(t, r, scs), totalRequests(t, w, scs)
+	st, n, p := statusesOf(t, r, scs), totalRequests(t, w, scs), w.TotalProbes()
 	w.Reset()
-	return st, n
+	return st, n, p
 }
 
 // noSecret fails if the planted password is anywhere in a run directory or
@@ -83,11 +83,11 @@ func redisWarnings(events []Event) []string {
 // once on the same citations with one Redis (cache and fleet) reach the
 // same statuses as a lone run, and together send fewer requests than two
 // lone runs would: each definitive URL is fetched by one of them, the
-// other waits for its lease and reads the verdict. The Redis holds no
-// secret.
+// other waits for its lease and reads the verdict; a site shape is probed
+// once for both. The Redis holds no secret.
 func TestFleetConcurrentRunsShareVerdicts(t *testing.T) {
 	w := startWeb(t)
-	want, lone := baseline(t, w)
+	want, lone, loneProbes := baseline(t, w)
 	srv := fleettest.New(t, fleetPassword)
 	scs := w.Catalogue()
 	runs := []testRun{simRunOpts(t, w, simOpts{}), simRunOpts(t, w, simOpts{})}
@@ -123,6 +123,12 @@ func TestFleetConcurrentRunsShareVerdicts(t *testing.T) {
 	if both >= 2*lone {
 		t.Errorf("two fleet runs sent %d requests, a lone run %d: nothing was shared", both, lone)
 	}
+	// Site probes are shared too: the fleet probes a shape once (a URL
+	// that carried credentials keeps its own probes).
+	t.Logf("site probes: two fleet runs %d, one lone run %d", w.TotalProbes(), loneProbes)
+	if p := w.TotalProbes(); p >= 2*loneProbes || loneProbes == 0 {
+		t.Errorf("two fleet runs sent %d site probes, a lone run %d", p, loneProbes)
+	}
 	c := srv.Client()
 	keys := c.Keys(bg, "citegate:v1:verdict:*").Val()
 	if len(keys) == 0 {
@@ -144,7 +150,7 @@ func TestFleetConcurrentRunsShareVerdicts(t *testing.T) {
 // run's error.
 func TestFleetRedisKilledMidRun(t *testing.T) {
 	w := startWeb(t)
-	want, _ := baseline(t, w)
+	want, _, _ := baseline(t, w)
 	scs := w.Catalogue()
 	for _, required := range []bool{false, true} {
 		srv := fleettest.New(t, fleetPassword)
@@ -186,7 +192,7 @@ func TestFleetRedisKilledMidRun(t *testing.T) {
 // the password.
 func TestFleetUnreachableAtStart(t *testing.T) {
 	w := startWeb(t)
-	want, _ := baseline(t, w)
+	want, _, _ := baseline(t, w)
 	scs := w.Catalogue()
 	srv := fleettest.New(t, "the-right-one-9c2f")
 	dead := fleettest.New(t, "")

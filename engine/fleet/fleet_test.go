@@ -303,3 +303,37 @@ func TestParseAddr(t *testing.T) {
 		}
 	}
 }
+
+// TestOnceAcrossProcesses: processes asking for the same shared value at
+// once compute it once; a value not kept is computed again.
+func TestOnceAcrossProcesses(t *testing.T) {
+	srv := fleettest.New(t, "")
+	var computed atomic.Int32
+	var wg sync.WaitGroup
+	for range 4 {
+		s, _ := open(t, srv.URL())
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v := s.Once(bg, "shape", time.Minute, func() ([]byte, bool) {
+				computed.Add(1)
+				time.Sleep(100 * time.Millisecond)
+				return []byte("answer"), true
+			})
+			if string(v) != "answer" {
+				t.Errorf("Once = %q", v)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := computed.Load(); n != 1 {
+		t.Errorf("computed %d times by 4 processes, want once", n)
+	}
+	s, _ := open(t, srv.URL())
+	for range 2 {
+		s.Once(bg, "inconclusive", time.Minute, func() ([]byte, bool) { computed.Add(1); return nil, false })
+	}
+	if n := computed.Load(); n != 3 {
+		t.Errorf("an unkept value was reused (%d computations, want 3)", n)
+	}
+}

@@ -76,8 +76,9 @@ type Config struct {
 	Providers    ProviderConfig
 	// Fleet and Flight, when set, share the per-host budget and single
 	// flight with other processes (fleet.go).
-	Fleet  FleetGate
-	Flight SingleFlight
+	Fleet        FleetGate
+	Flight       SingleFlight
+	SharedProbes SharedProbes
 	// Report receives the progress of every item; an error stops that item.
 	Report func(Progress) error
 	// Now stamps checked_at.

@@ -233,6 +233,10 @@ func report(s scenario.Spec, interval time.Duration, phases []phase) {
 			float64(p.pages)/float64(u), p.probes, p.peak, s.PerHost, same, p.redisOps)
 	}
 	last := phases[len(phases)-1]
+	for d := range last.digests {
+		_, same := phases[0].digests[d]
+		fmt.Printf("fleet statuses the same as the lone process's: %v\n", same && len(last.digests) == 1)
+	}
 	fmt.Printf("fleet: %.2f Redis commands per unique URL; wall %.2fs vs a lone process %.2fs\n",
 		float64(last.redisOps)/float64(u), last.wall.Seconds(), phases[0].wall.Seconds())
 }
