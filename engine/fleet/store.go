@@ -13,6 +13,9 @@ import (
 // prefix starts every key citegate writes; v1 is the layout's version.
 const prefix = "citegate:v1:"
 
+// poolSize bounds one process's connections to the store.
+const poolSize = 8
+
 // opTimeout bounds one Redis operation: a fleet store slower than this is
 // treated as lost, and the run goes on with its local limits.
 const opTimeout = 2 * time.Second
@@ -41,6 +44,10 @@ func Open(ctx context.Context, addr Addr, what string, warn func(string)) (*Stor
 	o := *addr.opts
 	o.DialTimeout, o.ReadTimeout, o.WriteTimeout = opTimeout, opTimeout, opTimeout
 	o.MaxRetries = 1
+	// A few connections serve a process's workers (an operation takes well
+	// under a millisecond), and keep a thousand runners under Redis's
+	// default maxclients (10,000); the release announcements take one more.
+	o.PoolSize = poolSize
 	o.DisableIdentity = true // CLIENT SETINFO is noise on older servers
 	s := &Store{rdb: redis.NewClient(&o), addr: addr, what: what, warn: warn}
 	pctx, cancel := context.WithTimeout(ctx, opTimeout)

@@ -56,6 +56,21 @@ type phase struct {
 	redisOps          int64
 	valid             int
 	maxChild, minWall time.Duration
+	redisCPU          float64 // seconds of the server's CPU (user + system)
+}
+
+// redisCPU is used_cpu_user + used_cpu_sys from INFO cpu.
+func redisCPU(info string) float64 {
+	var t float64
+	for _, line := range strings.Split(info, "\n") {
+		for _, k := range []string{"used_cpu_user:", "used_cpu_sys:"} {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(line), k); ok {
+				f, _ := strconv.ParseFloat(v, 64)
+				t += f
+			}
+		}
+	}
+	return t
 }
 
 func main() {
@@ -112,18 +127,22 @@ func runParent(s scenario.Spec, procs int, interval time.Duration) error {
 	b := bench{s: s, w: w, self: self, dir: dir, interval: interval, srv: srv}
 	var phases []phase
 	for _, p := range []struct {
-		name  string
-		procs int
-		fleet bool
-	}{{"lone process", 1, false}, {fmt.Sprintf("%d processes, no fleet", procs), procs, false},
-		{fmt.Sprintf("%d processes, --fleet", procs), procs, true}} {
-		ph, err := b.run(p.name, p.procs, p.fleet)
+		name        string
+		procs       int
+		fleet, warm bool
+	}{{"lone process", 1, false, false}, {fmt.Sprintf("%d processes, no fleet", procs), procs, false, false},
+		{fmt.Sprintf("%d processes, --fleet", procs), procs, true, false},
+		{fmt.Sprintf("%d again, warm cache", procs), procs, true, true}} {
+		ph, err := b.run(p.name, p.procs, p.fleet, p.warm)
 		if err != nil {
 			return fmt.Errorf("%s: %w", p.name, err)
 		}
 		phases = append(phases, ph)
 	}
-	report(s, interval, phases)
+	report(s, interval, phases[:3])
+	warm := phases[3]
+	fmt.Printf("warm cache (the fleet's verdicts kept): %d page requests, %.2f Redis commands per URL per process, wall %.2fs, Redis CPU %.2fs\n",
+		warm.pages, float64(warm.redisOps)/float64(s.URLs()*warm.procs), warm.wall.Seconds(), warm.redisCPU)
 	return b.redisMemory()
 }
 
@@ -137,14 +156,17 @@ type bench struct {
 }
 
 // run starts procs children at once and reads what they and the web saw.
-func (b *bench) run(name string, procs int, fleet bool) (phase, error) {
+func (b *bench) run(name string, procs int, fleet, warm bool) (phase, error) {
 	b.w.Reset()
 	rc := b.srv.Client()
 	defer rc.Close()
 	ctx := context.Background()
-	if err := rc.FlushAll(ctx).Err(); err != nil {
-		return phase{}, err
+	if !warm {
+		if err := rc.FlushAll(ctx).Err(); err != nil {
+			return phase{}, err
+		}
 	}
+	cpu0 := redisCPU(rc.Info(ctx, "cpu").Val())
 	if err := rc.ConfigResetStat(ctx).Err(); err != nil {
 		return phase{}, err
 	}
@@ -194,6 +216,7 @@ func (b *bench) run(name string, procs int, fleet bool) (phase, error) {
 		ph.pages += b.w.Requests(h) // cited pages only: simweb counts probes apart
 		ph.peak = max(ph.peak, b.w.PeakInFlight(h))
 	}
+	ph.redisCPU = redisCPU(rc.Info(ctx, "cpu").Val()) - cpu0
 	stats := rc.Info(ctx, "commandstats").Val()
 	ph.redisOps = commandCalls(stats)
 	if os.Getenv("FLEETBENCH_STATS") != "" {
@@ -237,8 +260,8 @@ func report(s scenario.Spec, interval time.Duration, phases []phase) {
 		_, same := phases[0].digests[d]
 		fmt.Printf("fleet statuses the same as the lone process's: %v\n", same && len(last.digests) == 1)
 	}
-	fmt.Printf("fleet: %.2f Redis commands per unique URL; wall %.2fs vs a lone process %.2fs\n",
-		float64(last.redisOps)/float64(u), last.wall.Seconds(), phases[0].wall.Seconds())
+	fmt.Printf("fleet: %.2f Redis commands per unique URL, Redis CPU %.2fs (%.1f µs per command); wall %.2fs vs a lone process %.2fs\n",
+		float64(last.redisOps)/float64(u), last.redisCPU, last.redisCPU*1e6/float64(max(last.redisOps, 1)), last.wall.Seconds(), phases[0].wall.Seconds())
 }
 
 // redisMemory reports what the shared cache holds per URL after the fleet
