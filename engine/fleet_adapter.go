@@ -49,9 +49,9 @@ func (e *Engine) openFleet(ctx context.Context, cfg *citationConfig, cancel cont
 			fr.fleet.LeaseTTL = n.LeaseTTL
 		}
 	}
-	switch {
-	case cacheURL == "":
-	case cacheURL == n.Fleet:
+	switch cacheURL {
+	case "":
+	case n.Fleet:
 		fr.cache = fr.fleet
 	default:
 		if fr.cache, err = fr.open(ctx, cacheURL, "cache"); err != nil {

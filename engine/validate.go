@@ -437,24 +437,7 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 	// before any URL is checked, and so is a fleet store that cannot be
 	// reached.
 	var warnings []string
-	warn := func(ws []string) error {
-		for _, w := range ws {
-			warnings = append(warnings, w)
-			if err := em.emit(ctx, Event{Kind: EventWarning, Total: len(work), Detail: w}); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	for _, f := range []*fixtureSet{offline, online} {
-		if f == nil {
-			continue
-		}
-		if err := warn(f.warnings); err != nil {
-			return nil, err
-		}
-	}
-	if err := warn(fr.drain()); err != nil {
+	if err := emitWarnings(ctx, em, len(work), &warnings, append(fixtureWarnings(offline, online), fr.drain()...)); err != nil {
 		return nil, err
 	}
 	for i, w := range work {
@@ -486,11 +469,8 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 			ev.Total = len(work)
 			return em.emit(ctx, ev)
 		})
-		for _, w := range lad.Warnings() {
-			warnings = append(warnings, w)
-			if err := em.emit(ctx, Event{Kind: EventWarning, Total: len(work), Detail: w}); err != nil {
-				return nil, err
-			}
+		if err := emitWarnings(ctx, em, len(work), &warnings, lad.Warnings()); err != nil {
+			return nil, err
 		}
 		lad.Run(ctx, live, func(it *ladder.Item, ld ladder.Decision, at string) {
 			d := decision{Verdict: ld.Verdict, rung: ld.Rung, redirects: ld.Redirects, checkedAt: at}
@@ -516,7 +496,7 @@ func (e *Engine) validate(ctx context.Context, run *Run, cfg *citationConfig, ur
 			return nil, cancelled()
 		}
 		// A store lost mid-run is said once, after the ladder.
-		if err := warn(fr.drain()); err != nil {
+		if err := emitWarnings(ctx, em, len(work), &warnings, fr.drain()); err != nil {
 			return nil, err
 		}
 		if firstErr != nil {
@@ -710,4 +690,26 @@ func (e *Engine) auditValidate(run *Run, reason string, res *ValidateResult) {
 	}{e.nowISO(), "citations_validate", res.RunID, redactReason(reason), res.Mode, res.CitationsPath, res.Validated,
 		res.InputsDigest, res.OnlineFixturesPath, res.OnlineFixturesLatestPath, res.BlockedURLsPath,
 		res.BlockedURLsQueuePath, res.BlockedURLsCount})
+}
+
+// fixtureWarnings are the fixtures files' warnings, offline then online.
+func fixtureWarnings(sets ...*fixtureSet) []string {
+	var out []string
+	for _, f := range sets {
+		if f != nil {
+			out = append(out, f.warnings...)
+		}
+	}
+	return out
+}
+
+// emitWarnings says each warning as an event and adds it to warnings.
+func emitWarnings(ctx context.Context, em *emitter, total int, warnings *[]string, ws []string) error {
+	for _, w := range ws {
+		*warnings = append(*warnings, w)
+		if err := em.emit(ctx, Event{Kind: EventWarning, Total: total, Detail: w}); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -59,7 +59,7 @@ func Start(bin, dir, password string) (*Server, error) {
 		if password != "" {
 			args = append(args, "--requirepass", password)
 		}
-		cmd := exec.Command(bin, args...)
+		cmd := exec.CommandContext(context.Background(), bin, args...)
 		cmd.Dir = dir
 		if err := cmd.Start(); err != nil {
 			return nil, err
@@ -130,10 +130,14 @@ func (s *Server) Kill() {
 }
 
 func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err
 	}
 	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
+	a, ok := ln.Addr().(*net.TCPAddr)
+	if !ok {
+		return 0, errors.New("not a TCP address: " + ln.Addr().String())
+	}
+	return a.Port, nil
 }

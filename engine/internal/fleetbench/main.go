@@ -47,16 +47,16 @@ type childResult struct {
 
 // phase is what one phase of the benchmark measured.
 type phase struct {
-	name              string
-	procs             int
-	wall              time.Duration // first start to last exit
-	pages, probes     int
-	peak              int
-	digests           map[string]int
-	redisOps          int64
-	valid             int
-	maxChild, minWall time.Duration
-	redisCPU          float64 // seconds of the server's CPU (user + system)
+	name          string
+	procs         int
+	wall          time.Duration // first start to last exit
+	pages, probes int
+	peak          int
+	digests       map[string]int
+	redisOps      int64
+	valid         int
+	maxChild      time.Duration
+	redisCPU      float64 // seconds of the server's CPU (user + system)
 }
 
 // redisCPU is used_cpu_user + used_cpu_sys from INFO cpu.
