@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"time"
 
 	"github.com/citegate/citegate/engine/fleet"
@@ -43,8 +45,11 @@ func (c *redisCache) put(r *Citation, context string) {
 	if ttl <= 0 {
 		return
 	}
-	if data, err := encodeEntry(r, c.now(), ttl); err == nil {
-		c.s.Put(c.ctx, c.hash(r.NormalizedURL, context), data, ttl)
+	data, err := encodeEntry(r, c.now(), ttl)
+	var compact bytes.Buffer
+	if err == nil && json.Compact(&compact, data) == nil {
+		// Compact: a fleet's Redis holds many of these in memory.
+		c.s.Put(c.ctx, c.hash(r.NormalizedURL, context), compact.Bytes(), ttl)
 	}
 }
 
