@@ -76,8 +76,7 @@ func (fr *fleetRun) open(ctx context.Context, raw, what string) (*fleet.Store, e
 	if fr.required {
 		return nil, errors.New(err.Error() + " (--fleet-required)")
 	}
-	fr.warn(err.Error() + "; this run goes on with local " + map[string]string{"cache": "cache", "fleet": "politeness limits",
-		"cache and fleet": "politeness limits and no shared cache"}[what])
+	fr.warn(err.Error() + "; " + fleet.Fallback(what))
 	return nil, nil
 }
 

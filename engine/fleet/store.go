@@ -105,11 +105,23 @@ func (s *Store) fail(ctx context.Context, err error) {
 	lost := s.lost
 	s.mu.Unlock()
 	if first && s.warn != nil {
-		s.warn(fmt.Sprintf("%v; this run goes on with local %s", lost, map[string]string{"cache": "cache", "fleet": "politeness limits"}[s.what]))
+		s.warn(fmt.Sprintf("%v; %s", lost, Fallback(s.what)))
 	}
 }
 
 // op bounds one operation's time.
 func op(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, opTimeout)
+}
+
+// Fallback says what a run does without the store whose role is what
+// ("cache", "fleet", or "cache and fleet").
+func Fallback(what string) string {
+	switch what {
+	case "cache":
+		return "this run goes on without the shared cache"
+	case "fleet":
+		return "this run goes on with local politeness limits"
+	}
+	return "this run goes on with local politeness limits and without the shared cache"
 }
