@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -151,21 +152,25 @@ func TestResultCacheExpiry(t *testing.T) {
 		clk := &clock{t: testNow}
 		e := newEngine()
 		e.Now = clk.now
-		if e.cache() != nil {
+		fileCache := func() *resultCache {
+			c, _ := e.verdictCache(context.Background(), &fleetRun{}, &citationConfig{}).(*resultCache)
+			return c
+		}
+		if e.verdictCache(context.Background(), &fleetRun{}, &citationConfig{}) != nil {
 			t.Fatal("a cache without CacheDir")
 		}
 		e.Net.CacheDir = t.TempDir()
-		c := e.cache()
+		c := fileCache()
 		if c == nil || c.ttl != DefaultCacheTTL || c.dir != e.Net.CacheDir {
 			t.Fatalf("cache = %+v, want dir %s ttl %v", c, e.Net.CacheDir, DefaultCacheTTL)
 		}
 		c.put(cachedCitation(cacheURL, StatusValid), "")
 		clk.set(testNow.Add(DefaultCacheTTL - time.Second))
-		if _, _, ok := e.cache().get(cacheURL, ""); !ok {
+		if _, _, ok := fileCache().get(cacheURL, ""); !ok {
 			t.Error("miss before the default TTL")
 		}
 		clk.set(testNow.Add(DefaultCacheTTL))
-		if _, _, ok := e.cache().get(cacheURL, ""); ok {
+		if _, _, ok := fileCache().get(cacheURL, ""); ok {
 			t.Error("hit once the Engine clock passed the default TTL")
 		}
 	})

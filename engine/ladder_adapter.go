@@ -34,9 +34,22 @@ type Network struct {
 	PerAddress int
 	// MaxRetryWait caps a Retry-After the ladder will honour.
 	MaxRetryWait time.Duration
-	// CacheDir enables the result cache; CacheTTL is how long an entry lives.
+	// CacheDir enables the result cache: a directory, or a redis:// or
+	// rediss:// address shared by a fleet of processes (engine/fleet).
+	// CacheTTL is how long a valid, paywalled or mismatch entry lives (an
+	// invalid one at most a day; see ttlFor).
 	CacheDir string
 	CacheTTL time.Duration
+	// Fleet, a redis:// or rediss:// address, shares the per-host limits
+	// and single flight with every process naming the same Redis (and, with
+	// no CacheDir, the verdict cache too). Without FleetRequired an
+	// unreachable or lost Redis is a warning and local limits; with it, an
+	// error. LeaseTTL overrides fleet.DefaultLeaseTTL (tests). These come
+	// from the operator's flags only, never from an MCP client or a
+	// document.
+	Fleet         string
+	FleetRequired bool
+	LeaseTTL      time.Duration
 	// DOIResolver is where verify resolves DOIs; default https://doi.org.
 	DOIResolver string
 	// Registries are the registry API base URLs; empty ones come from
@@ -103,7 +116,8 @@ const RungProbe = ladder.RungProbe
 
 // newLadder builds the live ladder for a run: the policy, politeness and
 // provider configuration, and its progress reported as events through emit.
-func (e *Engine) newLadder(run *RunDir, cfg *citationConfig, guard *netguard.Guard, emit func(Event) error) *ladder.Ladder {
+func (e *Engine) newLadder(run *RunDir, cfg *citationConfig, guard *netguard.Guard, fr *fleetRun, cache verdictCache,
+	emit func(Event) error) *ladder.Ladder {
 	n := e.Net.withDefaults()
 	p := cfg.policy
 	lc := ladder.Config{
@@ -124,6 +138,7 @@ func (e *Engine) newLadder(run *RunDir, cfg *citationConfig, guard *netguard.Gua
 		// A registry is a third party too: a restricted run asks none.
 		lc.Registry = e.registryConfig(cfg.policy, n)
 	}
+	fr.ladderFleet(&lc, cache, cfg.tier)
 	return ladder.New(lc)
 }
 

@@ -260,11 +260,14 @@ func entryOf(it FoundByItem) FoundByEntry {
 // (a URL that carried userinfo) or need not (a fresh cache entry). A URL
 // that carried credentials is never cached: its redacted form would stand
 // for every token.
-func preLadder(cache *resultCache, w workItem, it ladder.Item, tier string) (decision, bool) {
+func preLadder(cache verdictCache, w workItem, it ladder.Item, tier string) (decision, bool) {
 	if _, creds := netguard.RedactURL(w.rep.URLOriginal); creds {
 		return decision{Verdict: Verdict{Status: StatusInvalid, Notes: "online ladder: userinfo not allowed; never fetched", URL: w.rep.NormalizedURL}, rung: "preflight"}, true
 	}
 	if it.Credentialed {
+		return decision{}, false
+	}
+	if cache == nil {
 		return decision{}, false
 	}
 	if d, at, ok := cache.get(w.rep.NormalizedURL, verdictContext(tier, it.Citation)); ok {
@@ -292,14 +295,6 @@ func newLiveItem(i int, w workItem, lc liveContext, foundBy []FoundByEntry, firs
 	// The identifier rides alongside: the URL and cid stay as they are.
 	it.Scholar, _ = registry.Recognize(w.rep.NormalizedURL, it.Citation.LinkText)
 	return it
-}
-
-// cache returns the result cache, or nil when none is configured.
-func (e *Engine) cache() *resultCache {
-	if e.Net.CacheDir == "" {
-		return nil
-	}
-	return &resultCache{dir: e.Net.CacheDir, ttl: e.Net.withDefaults().CacheTTL, now: e.Now}
 }
 
 // decide settles one URL without network: an operator's decision, offline fixtures, or in online mode
@@ -379,7 +374,14 @@ func (e *Engine) validate(ctx context.Context, run *RunDir, cfg *citationConfig,
 	}
 	work := workList(urlMap)
 	guard := e.guard(cfg.policy)
-	cache := e.cache()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	fr, err := e.openFleet(ctx, cfg, cancel)
+	if err != nil {
+		return nil, err
+	}
+	defer fr.close()
+	cache := e.verdictCache(ctx, fr, cfg)
 	forWork, first := provenance(work, foundBy)
 	// A URL settled without the ladder gets its record at once: holding
 	// every decision until the records are built kept a second copy of each
@@ -413,19 +415,15 @@ func (e *Engine) validate(ctx context.Context, run *RunDir, cfg *citationConfig,
 	// be built.
 	offline.release()
 	online.release()
+	if err := fr.err(); err != nil {
+		return nil, err
+	}
 	// Entries of a hand-written fixtures file read leniently are reported
-	// before any URL is checked.
+	// before any URL is checked, and so is a fleet store that cannot be
+	// reached.
 	var warnings []string
-	for _, f := range []*fixtureSet{offline, online} {
-		if f == nil {
-			continue
-		}
-		for _, w := range f.warnings {
-			warnings = append(warnings, w)
-			if err := em.emit(ctx, Event{Kind: EventWarning, Total: len(work), Detail: w}); err != nil {
-				return nil, err
-			}
-		}
+	if err := emitWarnings(ctx, em, len(work), &warnings, append(fixtureWarnings(offline, online), fr.drain()...)); err != nil {
+		return nil, err
 	}
 	for i, w := range work {
 		if err := em.emit(ctx, Event{Kind: EventQueued, Index: i, Total: len(work), URL: w.rep.NormalizedURL, CID: w.rep.CID}); err != nil {
@@ -452,15 +450,12 @@ func (e *Engine) validate(ctx context.Context, run *RunDir, cfg *citationConfig,
 			mu       sync.Mutex
 			firstErr error
 		)
-		lad := e.newLadder(run, cfg, guard, func(ev Event) error {
+		lad := e.newLadder(run, cfg, guard, fr, cache, func(ev Event) error {
 			ev.Total = len(work)
 			return em.emit(ctx, ev)
 		})
-		for _, w := range lad.Warnings() {
-			warnings = append(warnings, w)
-			if err := em.emit(ctx, Event{Kind: EventWarning, Total: len(work), Detail: w}); err != nil {
-				return nil, err
-			}
+		if err := emitWarnings(ctx, em, len(work), &warnings, lad.Warnings()); err != nil {
+			return nil, err
 		}
 		lad.Run(ctx, live, func(it *ladder.Item, ld ladder.Decision, at string) {
 			d := decision{Verdict: ld.Verdict, rung: ld.Rung, redirects: ld.Redirects, checkedAt: at}
@@ -475,12 +470,19 @@ func (e *Engine) validate(ctx context.Context, run *RunDir, cfg *citationConfig,
 			if err := finish(it.Index, d); err != nil && firstErr == nil {
 				firstErr = err
 			}
-			if !it.Credentialed {
+			if !it.Credentialed && cache != nil && ld.Rung != rungCache {
 				cache.put(&records[it.Index], verdictContext(cfg.tier, it.Citation))
 			}
 		})
+		if err := fr.err(); err != nil {
+			return nil, err
+		}
 		if ctx.Err() != nil {
 			return nil, cancelled()
+		}
+		// A store lost mid-run is said once, after the ladder.
+		if err := emitWarnings(ctx, em, len(work), &warnings, fr.drain()); err != nil {
+			return nil, err
 		}
 		if firstErr != nil {
 			return nil, firstErr
@@ -657,4 +659,26 @@ func (e *Engine) writeValidation(ctx context.Context, run *RunDir, in *validateI
 		online.fill(res)
 	}
 	return res, nil
+}
+
+// fixtureWarnings are the fixtures files' warnings, offline then online.
+func fixtureWarnings(sets ...*fixtureSet) []string {
+	var out []string
+	for _, f := range sets {
+		if f != nil {
+			out = append(out, f.warnings...)
+		}
+	}
+	return out
+}
+
+// emitWarnings says each warning as an event and adds it to warnings.
+func emitWarnings(ctx context.Context, em *emitter, total int, warnings *[]string, ws []string) error {
+	for _, w := range ws {
+		*warnings = append(*warnings, w)
+		if err := em.emit(ctx, Event{Kind: EventWarning, Total: total, Detail: w}); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -131,7 +131,11 @@ func (l *Ladder) directAttempt(ctx context.Context, it *Item, a int, r retrier) 
 		o.again = code == http.StatusTooManyRequests || code >= 500
 		o.retryAfter = min(resp.RetryAfter, l.cfg.MaxRetryWait)
 		if code == http.StatusTooManyRequests {
-			l.gate.pause(host, time.Now().Add(r.wait(a, o.retryAfter)))
+			until := time.Now().Add(r.wait(a, o.retryAfter))
+			l.gate.pause(host, until)
+			if l.cfg.Fleet != nil {
+				l.cfg.Fleet.Pause(ctx, host, until)
+			}
 		}
 	}
 	return o

@@ -23,6 +23,11 @@ func (l *Ladder) fetch(ctx context.Context, host, url string, headFirst bool) (r
 		return nil, false, err
 	}
 	defer release()
+	releaseFleet, err := l.fleetAcquire(ctx, host)
+	if err != nil {
+		return nil, false, err
+	}
+	defer releaseFleet()
 	releaseAddr, err := l.addrs.acquire(ctx, host, url)
 	if err != nil {
 		return nil, false, err
@@ -33,8 +38,14 @@ func (l *Ladder) fetch(ctx context.Context, host, url string, headFirst bool) (r
 		if r != nil {
 			if until, slow := slowSignal(r.StatusCode, r.RetryAfter, r.Header, time.Now(), l.cfg.MaxRetryWait); slow {
 				l.gate.slowDown(host, until)
+				if l.cfg.Fleet != nil {
+					l.cfg.Fleet.SlowDown(ctx, host, until)
+				}
 			} else {
 				l.gate.answered(host)
+				if l.cfg.Fleet != nil {
+					l.cfg.Fleet.Answered(ctx, host)
+				}
 			}
 		}
 		return r, err

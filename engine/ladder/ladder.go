@@ -83,6 +83,11 @@ type Config struct {
 	Providers    ProviderConfig
 	// Registry turns the registry rung on; nil leaves it off.
 	Registry *RegistryConfig
+	// Fleet and Flight, when set, share the per-host budget and single
+	// flight with other processes (fleet.go).
+	Fleet        FleetGate
+	Flight       SingleFlight
+	SharedProbes SharedProbes
 	// Report receives the progress of every item; an error stops that item.
 	Report func(Progress) error
 	// Now stamps checked_at.
@@ -326,8 +331,7 @@ func (l *Ladder) Run(ctx context.Context, items []Item, done func(*Item, Decisio
 				}
 				mu.Unlock()
 
-				d := l.check(ctx, it)
-				done(it, d, l.cfg.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+				l.settle(ctx, it, done)
 
 				mu.Lock()
 				q.inFlight--

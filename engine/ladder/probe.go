@@ -367,7 +367,10 @@ func (l *Ladder) checkAgainstProbe(ctx context.Context, it *Item, host string, p
 		return nil, ""
 	}
 	fp := classify.FingerprintOf(p)
-	res, borrowed, ok := l.probes.get(ctx, host, probeShape(it.Fetch), func() probeResult { return l.runProbe(ctx, it, host, fp) })
+	shape := probeShape(it.Fetch)
+	res, borrowed, ok := l.probes.get(ctx, host, shape, func() probeResult {
+		return l.sharedProbe(ctx, it, shape, func() probeResult { return l.runProbe(ctx, it, host, fp) })
+	})
 	if !ok || res.fp == nil {
 		return nil, ""
 	}

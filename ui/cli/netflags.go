@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/citegate/citegate/engine"
+	"github.com/citegate/citegate/engine/fleet"
 
 	"github.com/citegate/citegate/netguard"
 )
@@ -29,6 +30,8 @@ type NetFlags struct {
 	ApifyURL      string
 	CacheDir      string
 	CacheTTL      time.Duration
+	Fleet         string
+	FleetRequired bool
 	Concurrency   int
 	PerHost       int
 	PerAddress    int
@@ -43,7 +46,9 @@ func bindNet(b *binder, n *NetFlags) {
 	n.ladder = true
 	b.fs.StringVar(&n.BrightDataURL, "brightdata-api-url", "", "Bright Data API base URL (default https://api.brightdata.com); key and zone from BRIGHTDATA_API_KEY, BRIGHTDATA_UNLOCKER_ZONE")
 	b.fs.StringVar(&n.ApifyURL, "apify-api-url", "", "Apify API base URL (default https://api.apify.com); token from APIFY_TOKEN")
-	b.fs.StringVar(&n.CacheDir, "cache", "", "keep definitive live results in DIR and reuse them (valid, paywalled, invalid, mismatch; never blocked or transient failures)")
+	b.fs.StringVar(&n.CacheDir, "cache", "", "keep definitive live results in DIR, or in a Redis shared by many runners (redis://[user:pass@]host:port/db, rediss:// for TLS), and reuse them (valid, paywalled, invalid, mismatch; never blocked or transient failures)")
+	b.fs.StringVar(&n.Fleet, "fleet", "", "share the per-host limits, their backoff and single flight of each URL with every runner naming this Redis (redis://… or rediss://…; see citegate help fleet)")
+	b.fs.BoolVar(&n.FleetRequired, "fleet-required", false, "fail instead of falling back to local limits and cache when the --fleet or --cache Redis cannot be reached or is lost")
 	b.fs.DurationVar(&n.CacheTTL, "cache-ttl", engine.DefaultCacheTTL, "how long a cached result stays fresh")
 	b.fs.IntVar(&n.Concurrency, "concurrency", engine.DefaultConcurrency, "URLs checked at once")
 	b.fs.IntVar(&n.PerHost, "per-host", engine.DefaultPerHost, "requests in flight to one host")
@@ -67,7 +72,11 @@ func (n *NetFlags) Apply(net *engine.Network) {
 		return
 	}
 	net.BrightDataURL, net.ApifyURL = n.BrightDataURL, n.ApifyURL
-	net.CacheDir, net.CacheTTL = absPath(n.CacheDir), n.CacheTTL
+	net.CacheDir, net.CacheTTL = n.CacheDir, n.CacheTTL
+	if !fleet.IsRedisURL(n.CacheDir) {
+		net.CacheDir = absPath(n.CacheDir)
+	}
+	net.Fleet, net.FleetRequired = n.Fleet, n.FleetRequired
 	net.Concurrency, net.PerHost, net.HostInterval = n.Concurrency, n.PerHost, n.HostInterval
 	net.PerAddress = n.PerAddress
 	if n.PerAddress == 0 {
@@ -82,6 +91,9 @@ func (n *NetFlags) Options() ([]netguard.Option, error) {
 	}
 	if n.ladder && (n.Concurrency < 1 || n.PerHost < 1 || n.PerAddress < 0 || n.HostInterval < 0 || n.CacheTTL <= 0) {
 		return nil, fmt.Errorf("--concurrency and --per-host must be at least 1, --per-address not negative, --host-interval not negative, --cache-ttl positive")
+	}
+	if err := n.fleetUsage(); err != nil {
+		return nil, err
 	}
 	var opts []netguard.Option
 	for _, c := range n.AllowCIDR {
@@ -113,4 +125,23 @@ func (n *NetFlags) Options() ([]netguard.Option, error) {
 		opts = append(opts, netguard.Pin(host, port, addr))
 	}
 	return opts, nil
+}
+
+// fleetUsage checks the Redis addresses: --fleet must be one, and so must
+// --cache when it looks like one; neither error shows a password.
+func (n *NetFlags) fleetUsage() error {
+	if n.Fleet != "" {
+		if _, err := fleet.ParseAddr(n.Fleet); err != nil {
+			return fmt.Errorf("--fleet: %w", err)
+		}
+	}
+	if fleet.IsRedisURL(n.CacheDir) {
+		if _, err := fleet.ParseAddr(n.CacheDir); err != nil {
+			return fmt.Errorf("--cache: %w", err)
+		}
+	}
+	if n.FleetRequired && n.Fleet == "" && !fleet.IsRedisURL(n.CacheDir) {
+		return fmt.Errorf("--fleet-required needs --fleet or a redis:// --cache")
+	}
+	return nil
 }
