@@ -27,6 +27,11 @@ type Server struct {
 	exited   chan struct{}
 }
 
+// RequireEnv, when set (.ci/run sets it), turns a missing redis-server
+// into a failure instead of a skip, so CI cannot pass without the fleet
+// tests.
+const RequireEnv = "CITEGATE_REQUIRE_REDIS"
+
 // Binary finds redis-server on PATH.
 func Binary() (string, error) { return exec.LookPath("redis-server") }
 
@@ -36,6 +41,9 @@ func New(t testing.TB, password string) *Server {
 	t.Helper()
 	bin, err := Binary()
 	if err != nil {
+		if os.Getenv(RequireEnv) != "" {
+			t.Fatalf("redis-server not found (%v) and %s is set: CI must run the fleet tests", err, RequireEnv)
+		}
 		t.Skip("redis-server not found: ", err, " (apt-get install redis-server)")
 	}
 	s, err := Start(bin, t.TempDir(), password)
