@@ -293,7 +293,7 @@ var specs = map[string]spec{
 		},
 	},
 	"verify": {
-		summary: "check whether each cited source supports its claim (seed 002's verify_citations)",
+		summary: "check whether each cited source supports its claim (the verify_citations tool)",
 		usage:   "citegate verify --output-file PATH|- --model MODEL [--allow-fetch] [flags]", exits: verifyExits, argsJSON: true, tool: true,
 		required: func(c *Command) []requiredArg {
 			return []requiredArg{{"output-file", "", c.OutputFile}, {"model", "model", c.Verify.Model}}
