@@ -15,12 +15,12 @@ var slowValidations atomic.Int64
 // fast paths. false means only that the general validator must decide.
 //
 // Kept because a benchmark of the whole tool chain shows it (2,000 wave
-// files, 50,000 URLs; medians of three interleaved runs, issue 12):
+// files, 50,000 URLs; medians of three interleaved runs):
 // BenchmarkToolChainOffline 1.95 s → 3.01 s without it, from validate
 // reading url-map.json and the fixtures and gate-c and render reading
 // citations.jsonl back. (BenchmarkRunOffline does not move: run checks its
-// typed records before they become documents; engine/checks.go and
-// engine/citation.go.) The mutation tests in fast_test.go fail when a
+// typed records before they become documents: each format's schemaOK in
+// the engine.) The mutation tests in fast_test.go fail when a
 // schema and its fast path disagree.
 func fastOK(name Name, doc any) bool {
 	switch name {
@@ -32,7 +32,7 @@ func fastOK(name Name, doc any) bool {
 		return urlMapDocOK(doc)
 	case Fixtures:
 		return fixturesDocOK(doc)
-	case Manifest, RunConfig, RunPolicy, Gates, OnlineFixtures, BlockedURLs:
+	case Manifest, RunConfig, RunPolicy, Gates, OnlineFixtures, BlockedURLs, OperatorDecisions:
 		// One small document per run: the general validator's cost does
 		// not show, and a second reading of the schema would be a second
 		// thing to keep in step with it.
