@@ -54,13 +54,15 @@ func (c *redisCache) put(r *Citation, context string) {
 }
 
 // policyDigest covers the run configuration that can change a live verdict
-// besides the tier (which the verdict context holds): the ladder policy and
-// the provider endpoints.
-func policyDigest(cfg *citationConfig) string {
+// besides the tier (which the verdict context holds): the ladder policy, the
+// provider endpoints and the operator's network controls (guard, see
+// Network.GuardPolicy).
+func policyDigest(cfg *citationConfig, guard string) string {
 	data, err := jsonx.MarshalFile(struct {
 		Policy    LadderPolicy `json:"policy"`
 		Endpoints Endpoints    `json:"endpoints"`
-	}{cfg.policy, cfg.endpoints})
+		Guard     string       `json:"guard,omitempty"`
+	}{cfg.policy, cfg.endpoints, guard})
 	if err != nil {
 		return ""
 	}

@@ -63,3 +63,18 @@ func TestCacheTTLPerStatus(t *testing.T) {
 		t.Errorf("stored value %q carries no schema version", v)
 	}
 }
+
+// TestPolicyDigestCoversTheGuard: the operator's network controls are part
+// of the shared cache's policy digest, so a verdict reached under
+// --domain-allowlist (say) is never served to a runner without it, while the
+// same controls give the same digest.
+func TestPolicyDigestCoversTheGuard(t *testing.T) {
+	cfg := &citationConfig{policy: DefaultLadderPolicy()}
+	none, allow := policyDigest(cfg, ""), policyDigest(cfg, "domain-allowlist=example.org")
+	if none == "" || none == allow {
+		t.Errorf("digest without controls %q, with an allowlist %q: want two different digests", none, allow)
+	}
+	if again := policyDigest(cfg, "domain-allowlist=example.org"); again != allow {
+		t.Errorf("the same controls gave %q and %q", allow, again)
+	}
+}

@@ -123,7 +123,7 @@ func (e *Engine) verdictCache(ctx context.Context, fr *fleetRun, cfg *citationCo
 	ttl := e.Net.withDefaults().CacheTTL
 	switch {
 	case fr.cache != nil:
-		return &redisCache{s: fr.cache, ttl: ttl, now: e.Now, policy: policyDigest(cfg), ctx: ctx}
+		return &redisCache{s: fr.cache, ttl: ttl, now: e.Now, policy: policyDigest(cfg, e.Net.GuardPolicy), ctx: ctx}
 	case e.Net.CacheDir == "" || fleet.IsRedisURL(e.Net.CacheDir):
 		return nil
 	}

@@ -50,6 +50,12 @@ type Network struct {
 	Fleet         string
 	FleetRequired bool
 	LeaseTTL      time.Duration
+	// GuardPolicy describes the operator's network controls (--allow-cidr,
+	// --allow-port, --domain-allowlist, --resolve) in one canonical string.
+	// They can change a verdict (an allowlist refuses a redirect, a pin
+	// reaches another server), so the shared cache's keys cover it and runs
+	// with different controls never share a verdict.
+	GuardPolicy string
 	// DOIResolver is where verify resolves DOIs; default https://doi.org.
 	DOIResolver string
 	// Registries are the registry API base URLs; empty ones come from

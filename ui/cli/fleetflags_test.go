@@ -47,3 +47,26 @@ func TestFleetFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestGuardPolicyReachesTheEngine: the network controls reach the engine as
+// one canonical string (order of repeated flags does not matter; no
+// controls is ""), which the shared cache's key covers.
+func TestGuardPolicyReachesTheEngine(t *testing.T) {
+	apply := func(n NetFlags) string {
+		n.bound, n.ladder, n.Concurrency, n.PerHost, n.CacheTTL = true, true, 1, 1, engine.DefaultCacheTTL
+		var net engine.Network
+		n.Apply(&net)
+		return net.GuardPolicy
+	}
+	a := apply(NetFlags{DomainAllowlist: multiFlag{"b.org", "a.org"}, AllowPort: multiFlag{"8080"}})
+	b := apply(NetFlags{AllowPort: multiFlag{"8080"}, DomainAllowlist: multiFlag{"a.org", "b.org"}})
+	if a != b || a != "allow-port=8080;domain-allowlist=a.org,b.org" {
+		t.Errorf("guard policy %q and %q: want one canonical string", a, b)
+	}
+	if none := apply(NetFlags{}); none != "" {
+		t.Errorf("no controls gave %q", none)
+	}
+	if other := apply(NetFlags{DomainAllowlist: multiFlag{"a.org"}}); other == a {
+		t.Errorf("different controls gave the same policy %q", other)
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -77,11 +78,31 @@ func (n *NetFlags) Apply(net *engine.Network) {
 		net.CacheDir = absPath(n.CacheDir)
 	}
 	net.Fleet, net.FleetRequired = n.Fleet, n.FleetRequired
+	net.GuardPolicy = n.guardPolicy()
 	net.Concurrency, net.PerHost, net.HostInterval = n.Concurrency, n.PerHost, n.HostInterval
 	net.PerAddress = n.PerAddress
 	if n.PerAddress == 0 {
 		net.PerAddress = -1 // the flag's 0 is "no limit"; the engine's 0 is its default
 	}
+}
+
+// guardPolicy is the network controls as one canonical string: each
+// flag's values sorted, so the same controls in another order are the same
+// policy.
+func (n *NetFlags) guardPolicy() string {
+	var parts []string
+	for _, f := range []struct {
+		name string
+		vals multiFlag
+	}{{"allow-cidr", n.AllowCIDR}, {"allow-port", n.AllowPort}, {"domain-allowlist", n.DomainAllowlist}, {"resolve", n.Resolve}} {
+		if len(f.vals) == 0 {
+			continue
+		}
+		vals := slices.Clone([]string(f.vals))
+		slices.Sort(vals)
+		parts = append(parts, f.name+"="+strings.Join(vals, ","))
+	}
+	return strings.Join(parts, ";")
 }
 
 // Options turns the flags into guard options, or a usage error.
