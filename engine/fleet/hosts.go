@@ -182,31 +182,9 @@ func (h *Hosts) isSlow(host string) bool {
 
 // holdSlot renews a host slot until the returned release frees it.
 func (s *Store) holdSlot(key, token string, ttl time.Duration) func() {
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(ttl / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				c, cancel := op(context.Background())
-				err := renewSlot.Run(c, s.rdb, []string{key}, token, ttl.Milliseconds()).Err()
-				cancel()
-				s.fail(context.Background(), err)
-			}
-		}
-	}()
-	return func() {
-		close(stop)
-		<-done
-		if !s.usable() {
-			return
-		}
-		c, cancel := op(context.Background())
-		defer cancel()
-		s.fail(context.Background(), s.rdb.ZRem(c, key, token).Err())
-	}
+	return s.renewWhileHeld(ttl, func(c context.Context) error {
+		return renewSlot.Run(c, s.rdb, []string{key}, token, ttl.Milliseconds()).Err()
+	}, func(c context.Context) error {
+		return s.rdb.ZRem(c, key, token).Err()
+	})
 }

@@ -94,8 +94,19 @@ func (s *Store) awaitRelease(ctx context.Context, h, key string) func() {
 
 // hold renews a lease until the returned release deletes it.
 func (s *Store) hold(h, key, token string, ttl time.Duration) func() {
-	stop := make(chan struct{})
-	done := make(chan struct{})
+	return s.renewWhileHeld(ttl, func(c context.Context) error {
+		return renewIfMine.Run(c, s.rdb, []string{key}, token, ttl.Milliseconds()).Err()
+	}, func(c context.Context) error {
+		return releaseIfMine.Run(c, s.rdb, []string{key}, token, released, h).Err()
+	})
+}
+
+// renewWhileHeld runs renew every third of ttl until the returned release
+// stops it and runs free — once, after the last renewal, and only while
+// the store is usable. A lease and a host slot are both held this way: a
+// holder that dies stops renewing and its claim expires within ttl.
+func (s *Store) renewWhileHeld(ttl time.Duration, renew, free func(context.Context) error) func() {
+	stop, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
 		t := time.NewTicker(ttl / 3)
@@ -106,7 +117,7 @@ func (s *Store) hold(h, key, token string, ttl time.Duration) func() {
 				return
 			case <-t.C:
 				c, cancel := op(context.Background())
-				err := renewIfMine.Run(c, s.rdb, []string{key}, token, ttl.Milliseconds()).Err()
+				err := renew(c)
 				cancel()
 				s.fail(context.Background(), err)
 			}
@@ -120,7 +131,7 @@ func (s *Store) hold(h, key, token string, ttl time.Duration) func() {
 		}
 		c, cancel := op(context.Background())
 		defer cancel()
-		s.fail(context.Background(), releaseIfMine.Run(c, s.rdb, []string{key}, token, released, h).Err())
+		s.fail(context.Background(), free(c))
 	}
 }
 
