@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"golang.org/x/text/unicode/norm"
+	"github.com/citegate/citegate/parse/textkit"
 )
 
 // The title rule. A registry's title and the citation's own words are
@@ -42,7 +42,8 @@ var (
 	urlLike = regexp.MustCompile(`(?i)\b(?:https?://|www\.)\S+|\bdoi:\s*\S+|\barxiv:\s*\S+|\b10\.\d{4,9}/\S+`)
 )
 
-// stopwords carry no title identity, nor do reference-list fillers.
+// stopwords are what a title's identity never rests on besides textkit's
+// stop words: reference-list fillers and the words of link texts.
 var stopwords = map[string]bool{
 	"a": true, "an": true, "the": true, "of": true, "in": true, "on": true, "for": true, "and": true, "to": true,
 	"with": true, "by": true, "from": true, "at": true, "as": true, "is": true, "are": true, "via": true, "its": true,
@@ -62,31 +63,27 @@ var greek = map[rune]string{
 }
 
 // fold reduces text to its set of content words: markup and URLs removed,
-// accents stripped, Greek letters named, lower case, split on anything
-// that is not a letter or digit, numbers, stopwords and one-letter words
-// dropped, and a light suffix stemming so "networks"/"network" and
-// "learning"/"learned" agree.
+// Greek letters named, words as parse/textkit splits, folds (lower case,
+// accents stripped) and stems them; numbers, one-letter words, textkit's
+// stop words and the reference-list fillers above dropped.
 func fold(s string) map[string]bool {
 	s = urlLike.ReplaceAllString(markup.ReplaceAllString(s, " "), " ")
 	var b strings.Builder
-	for _, r := range norm.NFKD.String(s) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-		case greek[unicode.ToLower(r)] != "":
-			b.WriteString(" " + greek[unicode.ToLower(r)] + " ")
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(unicode.ToLower(r))
-		default:
-			b.WriteByte(' ')
-		}
-	}
-	out := map[string]bool{}
-	for _, w := range strings.Fields(b.String()) {
-		if len(w) < 2 || stopwords[w] || isNumber(w) {
+	for _, r := range s {
+		if g := greek[unicode.ToLower(r)]; g != "" {
+			b.WriteString(" " + g + " ")
 			continue
 		}
-		out[stem(w)] = true
+		b.WriteRune(r)
 	}
+	out := map[string]bool{}
+	textkit.Words(b.String(), func(w string) bool {
+		low := textkit.Fold(w)
+		if len(low) >= 2 && !stopwords[low] && !textkit.Stop(low) && !isNumber(low) {
+			out[textkit.Stem(low)] = true
+		}
+		return true
+	})
 	return out
 }
 
@@ -97,22 +94,6 @@ func isNumber(w string) bool {
 		}
 	}
 	return true
-}
-
-// stem strips the commonest English inflections; crude, but the same on
-// both sides of the comparison.
-func stem(w string) string {
-	switch {
-	case len(w) > 5 && strings.HasSuffix(w, "ing"):
-		return w[:len(w)-3]
-	case len(w) > 4 && strings.HasSuffix(w, "ies"):
-		return w[:len(w)-3] + "y"
-	case len(w) > 4 && strings.HasSuffix(w, "ed"):
-		return w[:len(w)-2]
-	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
-		return w[:len(w)-1]
-	}
-	return w
 }
 
 // NamesVenue reports whether text only names the venue (a link text
