@@ -9,11 +9,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/citegate/citegate/engine/ladder"
 	"github.com/citegate/citegate/netguard"
 )
 
@@ -52,6 +54,10 @@ func (r *lossyDNS) LookupNetIP(ctx context.Context, _, host string) ([]netip.Add
 	case <-t.C:
 	case <-ctx.Done():
 		return nil, &net.DNSError{Err: "i/o timeout", Name: host, IsTimeout: true, IsTemporary: true}
+	}
+	if slices.Contains(ladder.DefaultDNSCanaries, name) {
+		// The public names the ladder checks its resolver with exist.
+		return []netip.Addr{netip.MustParseAddr("93.184.216.34")}, nil
 	}
 	var n int
 	if _, err := fmt.Sscanf(name, "h%03d.example.com", &n); err != nil || n%10 == 7 {

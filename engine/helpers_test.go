@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citegate/citegate/engine/ladder"
 	"github.com/citegate/citegate/netguard"
 )
 
@@ -52,10 +53,25 @@ func newEngineAt(at time.Time) *Engine {
 
 func newEngine() *Engine { return newEngineAt(testNow) }
 
-// noDNS answers every lookup with NXDOMAIN.
+// noDNS answers every lookup with NXDOMAIN, except the DNS canaries
+// (ladder.DefaultDNSCanaries), which it resolves as an honest resolver
+// would: so its NXDOMAIN for a test's host counts as evidence. denyAllDNS
+// is the resolver that fails the canary check.
 type noDNS struct{}
 
 func (noDNS) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	if slices.Contains(ladder.DefaultDNSCanaries, strings.TrimSuffix(host, ".")) {
+		return []netip.Addr{netip.MustParseAddr("93.184.216.34")}, nil
+	}
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+}
+
+// denyAllDNS answers NXDOMAIN for every name, real ones included: an
+// offline sandbox's resolver, or a corporate one that leaves the internet
+// to a proxy.
+type denyAllDNS struct{}
+
+func (denyAllDNS) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
 	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
 }
 

@@ -50,6 +50,11 @@ type Network struct {
 	Fleet         string
 	FleetRequired bool
 	LeaseTTL      time.Duration
+	// DNSCanaries are the names resolved before an NXDOMAIN counts as
+	// evidence (engine/ladder/dnscanary.go); nil is
+	// ladder.DefaultDNSCanaries, an empty non-nil list turns the check off
+	// (tests whose resolvers know only their own names).
+	DNSCanaries []string
 	// GuardPolicy describes the operator's network controls (--allow-cidr,
 	// --allow-port, --domain-allowlist, --resolve) in one canonical string.
 	// They can change a verdict (an allowlist refuses a redirect, a pin
@@ -114,6 +119,9 @@ func (n Network) withDefaults() Network {
 	if n.CacheTTL <= 0 {
 		n.CacheTTL = DefaultCacheTTL
 	}
+	if n.DNSCanaries == nil {
+		n.DNSCanaries = ladder.DefaultDNSCanaries
+	}
 	return n
 }
 
@@ -131,7 +139,7 @@ func (e *Engine) newLadder(run *RunDir, cfg *citationConfig, guard *netguard.Gua
 		Backoff:         ladder.Backoff{InitialMS: p.BackoffInitialMS, Multiplier: p.BackoffMultiplier, MaxMS: p.BackoffMaxMS},
 		EndpointTimeout: time.Duration(p.EndpointTimeoutMS) * time.Millisecond,
 		Concurrency:     n.Concurrency, PerHost: n.PerHost, HostInterval: n.HostInterval, MaxRetryWait: n.MaxRetryWait,
-		PerAddress: n.PerAddress,
+		PerAddress: n.PerAddress, DNSCanaries: n.DNSCanaries,
 		Providers: ladder.ProviderConfig{Getenv: n.Getenv, BrightDataURL: n.BrightDataURL, ApifyURL: n.ApifyURL,
 			BrightDataEndpoint: cfg.endpoints.BrightData, ApifyEndpoint: cfg.endpoints.Apify,
 			BrightDataAttempts: p.BrightDataMaxAttempts, ApifyAttempts: p.ApifyMaxAttempts},

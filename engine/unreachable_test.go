@@ -120,3 +120,62 @@ func TestOneHostDownIsNotNetworkUnreachable(t *testing.T) {
 		t.Errorf("counts %+v, gate %s", sum.Counts, sum.GateC.Status)
 	}
 }
+
+// A resolver that answers NXDOMAIN for every name, real ones included (an
+// offline sandbox's, a corporate one that leaves the internet to a proxy),
+// proves nothing about the cited hosts: the canary check finds it, no
+// citation is called invalid, each says why it was not checked, and a run
+// that reached nothing says "network unreachable" and is not checked.
+func TestResolverThatDeniesEveryNameIsNotEvidence(t *testing.T) {
+	r := offlineNetRun(t)
+	e := newEngine()
+	e.GuardOptions = []netguard.Option{netguard.WithResolver(denyAllDNS{}), netguard.WithDialContext(downDial)}
+	sum, err := e.Run(bg, RunArgs{ManifestPath: r.Manifest, OnlineFixturesPath: r.path("online.json")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Counts.Invalid != 0 || sum.Counts.Blocked != 2 {
+		t.Errorf("counts %+v: want the two live URLs blocked, none invalid", sum.Counts)
+	}
+	if !strings.Contains(strings.Join(sum.Warnings, "\n"), "network unreachable") || sum.Passed() {
+		t.Errorf("warnings %q, gate %s: want network unreachable and not passed", sum.Warnings, sum.GateC.Status)
+	}
+	for _, c := range readCitationLines(t, r.cit("citations.jsonl")) {
+		if c.NormalizedURL == "https://live.example.com/a" &&
+			!strings.Contains(c.Notes, `the resolver also denies names that exist — "example.com"`) {
+			t.Errorf("notes %q: want the canary's evidence", c.Notes)
+		}
+	}
+}
+
+// worldDNS is a private test world's name server: it knows the world's
+// hosts and nothing else, not even the public canary names.
+type worldDNS map[string]netip.Addr
+
+func (w worldDNS) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	if a, ok := w[strings.TrimSuffix(host, ".")]; ok {
+		return []netip.Addr{a}, nil
+	}
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+}
+
+// In a private world whose resolver knows the cited hosts but not the
+// public canaries, a made-up host's NXDOMAIN is still evidence: another
+// cited host resolves, so the resolver tells names apart.
+func TestNXDOMAINCountsWhenOtherCitedHostsResolve(t *testing.T) {
+	r := newRun(t, runSpec{Sensitivity: "normal", RunConfig: runConfig("RUN", "online"), Files: map[string]string{
+		"wave-1/p1.md":           "# P\n\n## Sources\n- https://made-up.example.net/b\n- https://real.example.net/a\n",
+		"run-config/policy.json": fastPolicy,
+	}})
+	e := newEngine()
+	e.GuardOptions = []netguard.Option{netguard.WithResolver(worldDNS{"real.example.net": netip.MustParseAddr("93.184.216.34")}),
+		netguard.WithDialContext(downDial)}
+	if _, err := e.Run(bg, RunArgs{ManifestPath: r.Manifest}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range readCitationLines(t, r.cit("citations.jsonl")) {
+		if c.NormalizedURL == "https://made-up.example.net/b" && (c.Status != StatusInvalid || !strings.Contains(c.Notes, "[dns-nxdomain]")) {
+			t.Errorf("made-up host: %s %q, want invalid by NXDOMAIN", c.Status, c.Notes)
+		}
+	}
+}

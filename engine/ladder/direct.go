@@ -98,6 +98,8 @@ func (l *Ladder) directAttempt(ctx context.Context, it *Item, a int, r retrier) 
 		o.status, o.proto = resp.StatusCode, resp.Proto
 	}
 	switch {
+	case err != nil && resp == nil && noSuchHost(err) && ctx.Err() == nil && l.denies(ctx, it):
+		_, o.detail = l.resolverDenies(ctx)
 	case err != nil && (netguard.IsRefusal(err) || noSuchHost(err)):
 		// A disallowed target or a name that does not exist (a confirmed
 		// NXDOMAIN) is a definitive answer, not a reason to ask a third
@@ -139,6 +141,16 @@ func (l *Ladder) directAttempt(ctx context.Context, it *Item, a int, r retrier) 
 		}
 	}
 	return o
+}
+
+// denies reports a resolver that failed the canary check, and marks the
+// item as not having reached anything: its NXDOMAIN is no answer.
+func (l *Ladder) denies(ctx context.Context, it *Item) bool {
+	denied, _ := l.resolverDenies(ctx)
+	if denied {
+		it.reach = reach{tried: true}
+	}
+	return denied
 }
 
 // noSuchHost reports a name that does not exist. A name that exists but has

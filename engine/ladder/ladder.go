@@ -62,6 +62,10 @@ type Decision struct {
 type Config struct {
 	Guard *netguard.Guard
 	Tier  classify.Tier
+	// DNSCanaries are names that exist on the public internet, resolved
+	// once per run before an NXDOMAIN counts as evidence (dnscanary.go);
+	// none (tests with their own resolvers) makes every NXDOMAIN count.
+	DNSCanaries []string
 	// DirectAttempts and Backoff are the policy's direct_fetch_max_attempts
 	// and backoff_* keys; EndpointTimeout bounds one provider call.
 	DirectAttempts  int
@@ -105,6 +109,9 @@ type Ladder struct {
 	// batch APIs' answers, written by prefetch before any worker starts.
 	reg     *registry.Client
 	batched map[registry.ID]registry.Answer
+	// canary is the run's check that its resolver tells real names from
+	// missing ones.
+	canary *dnsCanary
 	// warnings are provider configurations that can never work, found when
 	// the ladder is built.
 	warnings []string
@@ -242,6 +249,7 @@ func (l *Ladder) Run(ctx context.Context, items []Item, done func(*Item, Decisio
 			ready = append(ready, q)
 		}
 	}
+	l.canary = newDNSCanary(items)
 	l.prefetch(ctx, items)
 	var mu sync.Mutex
 	cond := sync.NewCond(&mu)

@@ -37,6 +37,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/citegate/citegate/engine/ladder"
+
 	"github.com/citegate/citegate/netguard/nettest/dnstest"
 )
 
@@ -131,6 +133,11 @@ func zone(names []string) map[string]dnstest.Host {
 		default:
 			z[n] = dnstest.Host{A: []netip.Addr{addr}}
 		}
+	}
+	// The names citegate checks its resolver with before it trusts an
+	// NXDOMAIN exist in this world as they do on the internet.
+	for _, c := range ladder.DefaultDNSCanaries {
+		z[c] = dnstest.Host{A: []netip.Addr{addr}}
 	}
 	return z
 }
