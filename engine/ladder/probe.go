@@ -62,7 +62,6 @@ const (
 // probeResult is what a shape's probes came to.
 type probeResult struct {
 	fp     *classify.Fingerprint // nil: nothing to compare with
-	probe  string                // the probe whose answer fp is, its random name elided (evidence)
 	detail string                // why nothing is compared, for tests and logs
 }
 
@@ -138,21 +137,6 @@ func probeShape(cited string) string {
 		}
 		return r
 	}, strings.ToLower(segs[0])) + "/"
-}
-
-// elideProbe is a probe URL with its random name cut to the prefix, so
-// that notes stay the same from one run to the next; the event stream
-// shows the URL sent.
-func elideProbe(u string) string {
-	i := strings.Index(u, classify.ProbeName)
-	if i < 0 {
-		return u
-	}
-	j := i + len(classify.ProbeName)
-	for j < len(u) && strings.IndexByte("0123456789abcdef", u[j]) >= 0 {
-		j++
-	}
-	return u[:i] + classify.ProbeName + "…" + u[j:]
 }
 
 // probeTarget is one probe URL. A control is a URL the cited page's id
@@ -327,7 +311,6 @@ func (l *Ladder) runProbe(ctx context.Context, it *Item, host string, src *class
 	}
 	targets = targets[:min(len(targets), probeRequestsPerShape)]
 	var first *classify.Fingerprint
-	var firstURL string
 	controlled := false // a control was sent after a suspect first answer
 	for i, t := range targets {
 		a, ok := l.probeOnce(ctx, it, host, t.url, i+1)
@@ -343,17 +326,17 @@ func (l *Ladder) runProbe(ctx context.Context, it *Item, host string, src *class
 			return probeResult{detail: a.detail}
 		case !t.control:
 			if classify.Suspect(src, a.fp) == "" {
-				return probeResult{fp: a.fp, probe: elideProbe(t.url)}
+				return probeResult{fp: a.fp}
 			}
-			first, firstURL = a.fp, t.url
+			first = a.fp
 		case classify.SamePage(src, a.fp) == "":
-			return probeResult{fp: a.fp, probe: elideProbe(t.url)}
+			return probeResult{fp: a.fp}
 		}
 	}
 	if first != nil && !controlled && classify.SamePage(src, first) == "" {
 		// No control can be built (a page at the root of the path): the
 		// first answer stands, unless it named the cited page.
-		return probeResult{fp: first, probe: elideProbe(firstURL)}
+		return probeResult{fp: first}
 	}
 	return probeResult{detail: "no probe shape was informative (not compared)"}
 }
@@ -384,15 +367,15 @@ func (l *Ladder) checkAgainstProbe(ctx context.Context, it *Item, host string, p
 		}
 		// A mismatch the probe confirms is the site's answer for a page it
 		// does not have.
-		return soft404(d, why, res.probe), ""
+		return soft404(d, why, probeLabel(it.Fetch)), ""
 	}
 	if fp.Shell() {
 		// Every path of a script-rendered site answers with the same
 		// shell: that proves nothing about the cited page, but the direct
 		// rung did not see its content either. A browser rung might.
-		return nil, "no meaningful content [site-probe-shell]: the site answers " + strconv.Quote(res.probe) + " with the same page (" + why + ")"
+		return nil, "no meaningful content [site-probe-shell]: the site answers " + strconv.Quote(probeLabel(it.Fetch)) + " with the same page (" + why + ")"
 	}
-	return soft404(d, why, res.probe), ""
+	return soft404(d, why, probeLabel(it.Fetch)), ""
 }
 
 // soft404 is the invalid decision of a page the probe showed to be the
@@ -403,4 +386,21 @@ func soft404(d Decision, why, probe string) *Decision {
 			"; probe " + strconv.Quote(probe) + ")"},
 		Rung: d.Rung, Redirects: d.Redirects}
 	return &out
+}
+
+// probeLabel names, in a note, the probes a citation was compared with by
+// their shape — scheme, host and first directory (digits shown as #), then
+// the probe's name — not by the URL sent: which URL of a shape builds its
+// probes depends on which is checked first, and a note must be the same
+// from one run to the next. The event stream shows the URLs sent.
+func probeLabel(cited string) string {
+	u, err := url.Parse(cited)
+	if err != nil {
+		return classify.ProbeName + "…"
+	}
+	shape := probeShape(cited)
+	if strings.HasSuffix(shape, "?") {
+		return u.Scheme + "://" + strings.TrimSuffix(shape, "?") + "?…=" + classify.ProbeName + "…"
+	}
+	return u.Scheme + "://" + shape + classify.ProbeName + "…"
 }

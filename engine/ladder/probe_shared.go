@@ -21,7 +21,6 @@ type SharedProbes interface {
 // probeJSON is a probeResult as shared.
 type probeJSON struct {
 	FP     *classify.Fingerprint `json:"fp,omitempty"`
-	Probe  string                `json:"probe,omitempty"`
 	Detail string                `json:"detail,omitempty"`
 }
 
@@ -35,12 +34,12 @@ func (l *Ladder) sharedProbe(ctx context.Context, it *Item, shape string, probe 
 	sum := sha256.Sum256([]byte("probe\x00" + shape))
 	data := l.cfg.SharedProbes.Once(ctx, hex.EncodeToString(sum[:16]), func() ([]byte, bool) {
 		res := probe()
-		b, err := json.Marshal(probeJSON{res.fp, res.probe, res.detail})
+		b, err := json.Marshal(probeJSON{res.fp, res.detail})
 		return b, err == nil && ctx.Err() == nil && res.detail != "cancelled"
 	})
 	var pj probeJSON
 	if json.Unmarshal(data, &pj) != nil {
 		return probe()
 	}
-	return probeResult{fp: pj.FP, probe: pj.Probe, detail: pj.Detail}
+	return probeResult{fp: pj.FP, detail: pj.Detail}
 }

@@ -68,3 +68,18 @@ func TestProbeShape(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeLabelIsTheShapes: a note names the probes by their shape, so
+// two citations of one shape carry the same words whichever of them built
+// the probes (the URL sent depends on which is checked first).
+func TestProbeLabelIsTheShapes(t *testing.T) {
+	for _, tt := range []struct{ a, b, want string }{
+		{"http://h.example/reviews/2026/best", "http://h.example/reviews/top-10", "http://h.example/reviews/citegate-probe-…"},
+		{"https://h.example/2024/05/x", "https://h.example/2025/01/y", "https://h.example/####/citegate-probe-…"},
+		{"https://h.example/watch?v=abc123", "https://h.example/watch?v=zz9", "https://h.example/watch?…=citegate-probe-…"},
+	} {
+		if got, other := probeLabel(tt.a), probeLabel(tt.b); got != tt.want || other != tt.want {
+			t.Errorf("probeLabel(%q) = %q, probeLabel(%q) = %q, want both %q", tt.a, got, tt.b, other, tt.want)
+		}
+	}
+}
