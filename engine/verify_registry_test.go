@@ -80,10 +80,76 @@ func TestVerifyChecksCitedIdentifiers(t *testing.T) {
 		t.Errorf("registered DOI: error %+v judge %+v; want fetched and judged", real.ResolveError, real.Judge)
 	}
 	want := "unresolved: DOI 10.5555/sim.2025.9999 not registered at doi.org"
-	if fabricated.ResolveError == nil || fabricated.ResolveError.Kind != verify.KindUnresolved || fabricated.ResolveError.Message != want {
-		t.Errorf("fabricated DOI in the reference list: %+v; want %s %q", fabricated.ResolveError, verify.KindUnresolved, want)
+	if fabricated.ResolveError == nil || fabricated.ResolveError.Kind != verify.KindNotRegistered || fabricated.ResolveError.Message != want {
+		t.Errorf("fabricated DOI in the reference list: %+v; want %s %q", fabricated.ResolveError, verify.KindNotRegistered, want)
+	}
+	// A phantom identifier is a finding: the document fails on it.
+	if res.Passed == nil || *res.Passed || !strings.Contains(res.Reason, "1 not_registered") {
+		t.Errorf("passed %v reason %q: want failed, naming the phantom DOI", res.Passed, res.Reason)
 	}
 	if down.ResolveError != nil && down.ResolveError.Kind == verify.KindUnresolved {
 		t.Errorf("a DOI whose registry is down was called unresolved: %+v", down.ResolveError)
+	}
+}
+
+// TestVerifyFindsSwappedReferenceDOIs: a reference entry whose DOI belongs
+// to another work (the registry's title is clearly not the entry's) is a
+// mismatch with the registry's words, not judged against the other work; an
+// entry whose DOI is its own is fetched and judged.
+func TestVerifyFindsSwappedReferenceDOIs(t *testing.T) {
+	w, err := simweb.Start(simweb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	e := simEngine(w)
+	e.Net.Registries = w.RegistryBases()
+	e.Net.DOIResolver = w.RegistryBases().DOI
+	out := []byte("Grid-scale lithium-ion storage costs fell over ten years [1]. " +
+		"Electric bus batteries degrade faster in fleets that run all day [2].\n\n## References\n\n" +
+		"1. Okafor, N. and Lind, P. (2024). Grid-scale storage costs: a ten-year review of lithium-ion deployments. https://doi.org/10.5555/sim.2024.0101\n" +
+		"2. Varga, T. (2023). Battery degradation in electric bus fleets. Journal of Transit Engineering. https://doi.org/10.5555/sim.2023.0042\n")
+	res, err := e.Verify(context.Background(), out, verify.Args{Model: "lexical", AllowFetch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Citations) != 2 {
+		t.Fatalf("%d citations, want 2", len(res.Citations))
+	}
+	own, swapped := res.Citations[0], res.Citations[1]
+	if own.ResolveError != nil || own.Judge == nil {
+		t.Errorf("an entry with its own DOI: error %+v judge %+v; want fetched and judged", own.ResolveError, own.Judge)
+	}
+	if swapped.ResolveError == nil || swapped.ResolveError.Kind != verify.KindMismatch ||
+		!strings.Contains(swapped.ResolveError.Message, "Urban Heat Islands and Tree Canopy Cover") || swapped.Judge != nil {
+		t.Errorf("an entry whose DOI belongs to another work: %+v judge %+v; want %s naming the registry's title, not judged",
+			swapped.ResolveError, swapped.Judge, verify.KindMismatch)
+	}
+	if res.Passed == nil || *res.Passed || !strings.Contains(res.Reason, "1 mismatch") {
+		t.Errorf("passed %v reason %q: want failed, naming the swapped DOI", res.Passed, res.Reason)
+	}
+}
+
+// TestVerifyEntryLabelledByPageTitleIsNoMismatch: an entry labelled the way
+// agents label pages ("Grid-scale storage costs - Simulated Energy Press")
+// shares only part of the registry's title: it is fetched and judged, not
+// called a mismatch.
+func TestVerifyEntryLabelledByPageTitleIsNoMismatch(t *testing.T) {
+	w, err := simweb.Start(simweb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	e := simEngine(w)
+	e.Net.Registries = w.RegistryBases()
+	e.Net.DOIResolver = w.RegistryBases().DOI
+	out := []byte("Grid-scale lithium-ion storage costs fell over ten years [1].\n\n## References\n\n" +
+		"1. Lithium-ion storage costs - Simulated Energy Press. https://doi.org/10.5555/sim.2024.0101\n")
+	res, err := e.Verify(context.Background(), out, verify.Args{Model: "lexical", AllowFetch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Citations[0]; c.ResolveError != nil || c.Judge == nil {
+		t.Errorf("an entry labelled by its page title: error %+v judge %+v; want fetched and judged", c.ResolveError, c.Judge)
 	}
 }

@@ -68,6 +68,11 @@ type Citation struct {
 	// can still find): markdown removed, whitespace collapsed, at most
 	// MaxReference bytes. "" otherwise.
 	Reference string `json:"reference,omitempty"`
+	// Entry is the text of the entry a numbered, author–year or footnote
+	// citation resolved to, whatever the entry gives (Reference's form);
+	// verify compares it with the title a registry holds for the entry's
+	// DOI. Not part of the golden JSON: Reference says what a reader needs.
+	Entry string `json:"-"`
 }
 
 // MaxReference is the longest Citation.Reference, in bytes.

@@ -95,8 +95,10 @@ type ref struct {
 	// reference is the text of the entry the marker resolved to when
 	// that entry gives no URL or DOI (a title-only reference).
 	reference string
-	ay        *ayRef // author–year only
-	num       int    // numbered only
+	// entry is the text of the entry the marker resolved to, if any.
+	entry string
+	ay    *ayRef // author–year only
+	num   int    // numbered only
 }
 
 // cand is one citation marker: its Raw span, the works it cites, and how it
@@ -193,6 +195,7 @@ func (c *citer) block(n ast.Node) string {
 				Target:      r.target,
 				TargetKind:  r.targetKind,
 				Reference:   r.reference,
+				Entry:       r.entry,
 			}
 			if cit.Target == "" {
 				cit.TargetKind = ""
@@ -257,8 +260,9 @@ func (b *blockScan) settle() {
 				}
 				if e != nil {
 					r.target, r.targetKind = e.target, e.targetKind
+					r.entry = entryText(c.src, e)
 					if e.target == "" {
-						r.reference = entryText(c.src, e)
+						r.reference = r.entry
 					}
 				}
 				refs = append(refs, r)

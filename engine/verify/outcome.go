@@ -26,12 +26,22 @@ func fetchOff(a Args) string {
 	return "pass --allow-fetch"
 }
 
-// tally counts the citations' outcomes.
-type tally struct{ supported, unsupported, uncertain, errors int }
+// tally counts the citations' outcomes; refuted counts the citations a
+// registry showed to cite no such work or another work than the entry
+// names (not_registered, mismatch): a finding, like an unsupported claim.
+type tally struct{ supported, unsupported, uncertain, errors, refuted int }
+
+// refutedKinds are the resolve errors that are findings against the
+// citation, not failures to check it.
+var refutedKinds = []string{KindNotRegistered, KindMismatch}
 
 func count(cs []Citation) tally {
 	var t tally
 	for _, c := range cs {
+		if c.ResolveError != nil && slices.Contains(refutedKinds, c.ResolveError.Kind) {
+			t.refuted++
+			continue
+		}
 		switch c.Outcome() {
 		case Supported:
 			t.supported++
@@ -60,7 +70,7 @@ func count(cs []Citation) tally {
 func gate(t tally) *bool {
 	var passed bool
 	switch {
-	case t.unsupported > 0:
+	case t.unsupported > 0 || t.refuted > 0:
 	case t.errors > 0 || t.supported == 0:
 		return nil
 	default:
@@ -74,6 +84,9 @@ func gate(t tally) *bool {
 func outcome(r *Result, fetchOff string) (*bool, string) {
 	t := count(r.Citations)
 	if p := gate(t); p != nil {
+		if t.refuted > 0 {
+			return p, refutedReason(r.Citations, t)
+		}
 		return p, ""
 	}
 	if t.errors > 0 {
@@ -105,6 +118,25 @@ func outcome(r *Result, fetchOff string) (*bool, string) {
 		parts = append(parts, fmt.Sprintf("%d not fetched or not judged (see each citation's resolve_error)", other))
 	}
 	return nil, fmt.Sprintf("not checked: no judge decided any of the %d citation(s) listed (%s)", len(r.Citations), strings.Join(parts, ", "))
+}
+
+// refutedReason names the citations a registry refuted: the document
+// fails on them as on an unsupported claim.
+func refutedReason(cs []Citation, t tally) string {
+	kinds := map[string]int{}
+	for _, c := range cs {
+		if c.ResolveError != nil && slices.Contains(refutedKinds, c.ResolveError.Kind) {
+			kinds[c.ResolveError.Kind]++
+		}
+	}
+	var parts []string
+	for _, k := range refutedKinds {
+		if kinds[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", kinds[k], k))
+		}
+	}
+	return fmt.Sprintf("%d citation(s) name a work the registries refute (%s; see each citation's resolve_error)",
+		t.refuted, strings.Join(parts, ", "))
 }
 
 // notJudged says how many judge calls failed, with what, and what the

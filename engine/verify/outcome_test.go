@@ -80,6 +80,9 @@ func TestGate(t *testing.T) {
 		{"judge errors and uncertain", []Citation{A, judgeFailed("timeout")}, "null", "the 0 it decided found none unsupported"},
 		{"judge errors and unsupported", []Citation{S, U, judgeFailed("timeout")}, "false", ""},
 		{"cost cap is not a judge error", []Citation{S, judgeFailed(KindCostCap)}, "true", ""},
+		{"a phantom DOI fails", []Citation{S, S, failed(KindNotRegistered)}, "false", "1 citation(s) name a work the registries refute (1 not_registered"},
+		{"a swapped DOI fails", []Citation{S, failed(KindMismatch)}, "false", "(1 mismatch;"},
+		{"a title no registry finds does not", []Citation{S, failed(KindUnresolved)}, "true", ""},
 	} {
 		checkOutcome(t, tc.name, Result{TotalCitationsFound: len(tc.cites), Citations: tc.cites}, tc.passed, tc.reason)
 	}

@@ -95,11 +95,35 @@ func (l *refLookup) preflight(ctx context.Context, a Args, c parse.Citation, raw
 	return c, st, re
 }
 
+// KindNotRegistered is the resolve error of a cited DOI, arXiv or PubMed id
+// its registry does not hold: a phantom reference. Unlike a title-only
+// reference no registry finds (unresolved: grey literature is in no
+// registry either), an identifier that does not exist is a finding, and
+// fails the document as an unsupported claim does.
+const KindNotRegistered = "not_registered"
+
+// KindMismatch is the resolve error of a citation whose reference entry
+// names one work and whose DOI (or arXiv or PubMed id) belongs to another:
+// the registry's title clearly differs from the entry (the registry rung's
+// title rule). It is reported, not judged — the fetched source would be the
+// other work — and fails the document as an unsupported claim does.
+const KindMismatch = "mismatch"
+
+// EntryMismatchBelow is the title score under which a reference entry and
+// its DOI's registry title name different works. It is stricter than the
+// registry rung's (registry.MismatchBelow): agents label entries with page
+// titles ("Lithium battery recycling - ScienceDirect") that share only part
+// of the paper's title and must not fail a document, while a swapped DOI
+// shares next to nothing (0.00 in the tests; swapped identifiers scored
+// 0.00–0.50 against link texts on the rung's development set).
+const EntryMismatchBelow = 0.25
+
 // registered asks the identifier's registry about a cited DOI, arXiv or
 // PubMed/PMC id (as written, or the target of a reference entry) and
 // returns the unresolved error when the registry answered that no such
 // work exists: a phantom reference, named as such rather than as the
-// resolver's 404. A registry that could not answer, or an id it knows,
+// resolver's 404; and, for a reference entry, the mismatch error when the
+// work the registry holds is clearly not the one the entry names. A registry that could not answer, or an id it knows,
 // leaves the citation to the ordinary fetch. A work found by a title
 // search (c.Reference set) is not asked again.
 func (l *refLookup) registered(ctx context.Context, c parse.Citation) *ResolveError {
@@ -116,11 +140,22 @@ func (l *refLookup) registered(ctx context.Context, c parse.Citation) *ResolveEr
 		a = l.lookup(ctx, id)
 		l.ids[id] = a
 	}
-	if a.Err != nil || a.Found {
+	switch {
+	case a.Err != nil:
+		return nil
+	case !a.Found:
+		v := registry.Decide(id, a, "", "")
+		return &ResolveError{KindNotRegistered, netguard.RedactText("unresolved: " + strings.TrimPrefix(v.Notes, "registry: "))}
+	case c.Entry == "":
 		return nil
 	}
-	v := registry.Decide(id, a, "", "")
-	return &ResolveError{KindUnresolved, netguard.RedactText("unresolved: " + strings.TrimPrefix(v.Notes, "registry: "))}
+	// The entry is a whole reference line (authors, title, venue): the rule
+	// asks how much of the registry's title it holds.
+	if v := registry.Decide(id, a, "", c.Entry); v.Outcome == registry.Mismatch && v.Score < EntryMismatchBelow {
+		return &ResolveError{KindMismatch, netguard.RedactText("mismatch: " + strings.TrimPrefix(v.Notes, "registry: ") +
+			", not the work the reference entry names")}
+	}
+	return nil
 }
 
 func (l *refLookup) lookup(ctx context.Context, id registry.ID) registry.Answer {
