@@ -16,14 +16,7 @@ import (
 // candidates considered (a phantom reference). Before, both were skipped as
 // "unresolvable_kind" without a lookup.
 func TestVerifyLooksUpTitleOnlyReferences(t *testing.T) {
-	w, err := simweb.Start(simweb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	e := simEngine(w)
-	e.Net.Registries = w.RegistryBases()
-	e.Net.DOIResolver = w.RegistryBases().DOI
+	w, e := registryVerifyEngine(t)
 	out := []byte("Installed costs of grid-scale lithium-ion storage fell by 70 percent between 2014 and 2024 [1]. " +
 		"Cold winters halve the life of electric bus batteries [2].\n\n## References\n\n" +
 		"1. Okafor, N. and Lind, P. (2024). *Grid-scale storage costs: a ten-year review of lithium-ion deployments*. Simulated Energy Press.\n" +
@@ -56,14 +49,7 @@ func TestVerifyLooksUpTitleOnlyReferences(t *testing.T) {
 // an unresolved (phantom) reference with the registry's words, a real one is
 // fetched and judged, and one whose registry is down is left to the fetch.
 func TestVerifyChecksCitedIdentifiers(t *testing.T) {
-	w, err := simweb.Start(simweb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	e := simEngine(w)
-	e.Net.Registries = w.RegistryBases()
-	e.Net.DOIResolver = w.RegistryBases().DOI
+	_, e := registryVerifyEngine(t)
 	out := []byte("Grid-scale lithium-ion storage costs fell over ten years (https://doi.org/10.5555/sim.2024.0101). " +
 		"European gigafactories recycle most battery material [1]. " +
 		"Another claim rests on a registry that is down (https://doi.org/10.59999/sim.down.1).\n\n## References\n\n" +
@@ -97,14 +83,7 @@ func TestVerifyChecksCitedIdentifiers(t *testing.T) {
 // mismatch with the registry's words, not judged against the other work; an
 // entry whose DOI is its own is fetched and judged.
 func TestVerifyFindsSwappedReferenceDOIs(t *testing.T) {
-	w, err := simweb.Start(simweb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	e := simEngine(w)
-	e.Net.Registries = w.RegistryBases()
-	e.Net.DOIResolver = w.RegistryBases().DOI
+	_, e := registryVerifyEngine(t)
 	out := []byte("Grid-scale lithium-ion storage costs fell over ten years [1]. " +
 		"Electric bus batteries degrade faster in fleets that run all day [2].\n\n## References\n\n" +
 		"1. Okafor, N. and Lind, P. (2024). Grid-scale storage costs: a ten-year review of lithium-ion deployments. https://doi.org/10.5555/sim.2024.0101\n" +
@@ -135,14 +114,7 @@ func TestVerifyFindsSwappedReferenceDOIs(t *testing.T) {
 // shares only part of the registry's title: it is fetched and judged, not
 // called a mismatch.
 func TestVerifyEntryLabelledByPageTitleIsNoMismatch(t *testing.T) {
-	w, err := simweb.Start(simweb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	e := simEngine(w)
-	e.Net.Registries = w.RegistryBases()
-	e.Net.DOIResolver = w.RegistryBases().DOI
+	_, e := registryVerifyEngine(t)
 	out := []byte("Grid-scale lithium-ion storage costs fell over ten years [1].\n\n## References\n\n" +
 		"1. Lithium-ion storage costs - Simulated Energy Press. https://doi.org/10.5555/sim.2024.0101\n")
 	res, err := e.Verify(context.Background(), out, verify.Args{Model: "lexical", AllowFetch: true})
@@ -152,4 +124,19 @@ func TestVerifyEntryLabelledByPageTitleIsNoMismatch(t *testing.T) {
 	if c := res.Citations[0]; c.ResolveError != nil || c.Judge == nil {
 		t.Errorf("an entry labelled by its page title: error %+v judge %+v; want fetched and judged", c.ResolveError, c.Judge)
 	}
+}
+
+// registryVerifyEngine is an engine on the simulated web whose registries
+// and DOI resolver are the simulated ones; the web closes with t.
+func registryVerifyEngine(t *testing.T) (*simweb.Web, *Engine) {
+	t.Helper()
+	w, err := simweb.Start(simweb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	e := simEngine(w)
+	e.Net.Registries = w.RegistryBases()
+	e.Net.DOIResolver = w.RegistryBases().DOI
+	return w, e
 }
